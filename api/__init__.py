@@ -1,0 +1,1 @@
+"""HTTP API, web application and CLI. The outermost layer: imports flows and storage."""

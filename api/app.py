@@ -1,0 +1,57 @@
+"""The FastAPI application: /v1 API, health, and (later) the web application."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+
+from api import health
+from api.deps import Services
+from api.errors import install_error_handlers
+from api.v1 import uploads
+from api.v1.schemas import Problem
+from storage.db import Database, make_engine
+from storage.objectstore import build_object_store
+from storage.settings import Settings, get_settings
+
+DESCRIPTION = """Upload business documents (invoices, bank statements, other documents)
+one by one or as ZIP archives, and poll until each is `completed` or `failed`.
+Every request error is RFC 9457 `application/problem+json` with a machine-readable `code`.
+"""
+
+
+def create_app(services: Services) -> FastAPI:
+    app = FastAPI(
+        title="docintake",
+        version="1.0.0",
+        description=DESCRIPTION,
+        openapi_tags=[{"name": "uploads"}, {"name": "health"}],
+    )
+    app.state.services = services
+    install_error_handlers(app)
+    app.include_router(uploads.router)
+    app.include_router(health.router)
+    _register_problem_schema(app)
+    return app
+
+
+def _register_problem_schema(app: FastAPI) -> None:
+    original = app.openapi
+
+    def openapi() -> dict[str, object]:
+        schema = original()
+        components = schema.setdefault("components", {}).setdefault("schemas", {})
+        components.setdefault("Problem", Problem.model_json_schema())
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def build_services(settings: Settings) -> Services:
+    settings.var_dir.mkdir(parents=True, exist_ok=True)
+    db = Database(make_engine(settings.effective_database_url))
+    return Services(settings=settings, db=db, store=build_object_store(settings))
+
+
+def app_from_environment() -> FastAPI:
+    """The uvicorn factory: `uvicorn --factory api.app:app_from_environment`."""
+    return create_app(build_services(get_settings()))

@@ -1,0 +1,157 @@
+"""The `docintake` command line: companies, API keys, migrations, serving."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import uuid
+from collections.abc import Sequence
+
+from storage.db import Database, make_engine
+from storage.migrate import upgrade
+from storage.repositories import api_keys, companies
+from storage.settings import get_settings
+
+
+def _database() -> Database:
+    settings = get_settings()
+    settings.var_dir.mkdir(parents=True, exist_ok=True)
+    return Database(make_engine(settings.effective_database_url))
+
+
+def _emit(payload: dict[str, object], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(payload))
+    else:
+        for key, value in payload.items():
+            print(f"{key}: {value}")
+
+
+def cmd_migrate(_: argparse.Namespace) -> int:
+    upgrade(_database().engine)
+    print("database is at the latest schema")
+    return 0
+
+
+def cmd_company_create(args: argparse.Namespace) -> int:
+    db = _database()
+    with db.session() as session:
+        company = companies.create_company(
+            session, args.name, vat_ids=args.vat_id, tax_number=args.tax_number, ibans=args.iban
+        )
+        key = api_keys.create_api_key(session, company.id, name="initial")
+        session.commit()
+    _emit({"companyId": str(company.id), "apiKey": key.plaintext}, args.json)
+    return 0
+
+
+def cmd_apikey_create(args: argparse.Namespace) -> int:
+    db = _database()
+    with db.session() as session:
+        if companies.get_company(session, args.company) is None:
+            print(f"no company {args.company}", file=sys.stderr)
+            return 1
+        key = api_keys.create_api_key(session, args.company, name=args.name)
+        session.commit()
+    _emit(
+        {"apiKeyId": str(key.record.id), "prefix": key.record.prefix, "apiKey": key.plaintext},
+        args.json,
+    )
+    return 0
+
+
+def cmd_apikey_revoke(args: argparse.Namespace) -> int:
+    db = _database()
+    with db.session() as session:
+        revoked = api_keys.revoke_api_key(session, args.company, args.key_id)
+        session.commit()
+    if not revoked:
+        print("no such active key for that company", file=sys.stderr)
+        return 1
+    _emit({"apiKeyId": str(args.key_id), "revoked": True}, args.json)
+    return 0
+
+
+def cmd_apikey_list(args: argparse.Namespace) -> int:
+    db = _database()
+    with db.read_session() as session:
+        keys = api_keys.list_api_keys(session, args.company)
+        rows = [
+            {
+                "apiKeyId": str(k.id),
+                "prefix": k.prefix,
+                "name": k.name,
+                "createdAt": k.created_at.isoformat(),
+                "lastUsedAt": k.last_used_at.isoformat() if k.last_used_at else None,
+                "revokedAt": k.revoked_at.isoformat() if k.revoked_at else None,
+            }
+            for k in keys
+        ]
+    print(json.dumps(rows, indent=None if args.json else 2))
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    uvicorn.run(
+        "api.app:app_from_environment",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        log_level="info",
+    )
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="docintake", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    sub.add_parser("migrate", help="upgrade the database schema").set_defaults(func=cmd_migrate)
+
+    company = sub.add_parser("company", help="companies").add_subparsers(
+        dest="action", required=True
+    )
+    create = company.add_parser("create", help="create a company and its first API key")
+    create.add_argument("--name", required=True)
+    create.add_argument("--vat-id", action="append", default=[])
+    create.add_argument("--tax-number")
+    create.add_argument("--iban", action="append", default=[])
+    create.add_argument("--json", action="store_true", help="print one JSON line")
+    create.set_defaults(func=cmd_company_create)
+
+    apikey = sub.add_parser("apikey", help="API keys").add_subparsers(dest="action", required=True)
+    key_create = apikey.add_parser("create", help="create an API key (shown once)")
+    key_create.add_argument("--company", type=uuid.UUID, required=True)
+    key_create.add_argument("--name")
+    key_create.add_argument("--json", action="store_true")
+    key_create.set_defaults(func=cmd_apikey_create)
+    key_revoke = apikey.add_parser("revoke", help="revoke an API key at once")
+    key_revoke.add_argument("--company", type=uuid.UUID, required=True)
+    key_revoke.add_argument("key_id", type=uuid.UUID)
+    key_revoke.add_argument("--json", action="store_true")
+    key_revoke.set_defaults(func=cmd_apikey_revoke)
+    key_list = apikey.add_parser("list", help="list a company's API keys")
+    key_list.add_argument("--company", type=uuid.UUID, required=True)
+    key_list.add_argument("--json", action="store_true")
+    key_list.set_defaults(func=cmd_apikey_list)
+
+    serve = sub.add_parser("serve", help="run the API and web application")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--workers", type=int, default=1)
+    serve.set_defaults(func=cmd_serve)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    code: int = args.func(args)
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

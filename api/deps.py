@@ -1,0 +1,111 @@
+"""What every request may depend on: the services, a session, the calling company."""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Annotated
+
+from fastapi import Depends, Request
+from sqlalchemy.orm import Session
+
+from api.ratelimit import RateLimiter
+from storage.db import Database
+from storage.errors import Unauthorized
+from storage.models import utcnow
+from storage.objectstore import ObjectStore
+from storage.repositories import api_keys
+from storage.repositories import uploads as upload_repo
+from storage.settings import Settings
+from storage.states import UploadStatus
+
+
+class RetryAfterEstimator:
+    """Retry-After in whole seconds: 1 when little is queued, growing with the estimated
+    wait (queued uploads / expected throughput), at most 30. The count is cached for a
+    second so polling does not turn into counting."""
+
+    def __init__(self, db: Database, throughput_per_second: float) -> None:
+        self._db = db
+        self._throughput = throughput_per_second
+        self._lock = threading.Lock()
+        self._value = 1
+        self._expires = 0.0
+
+    def seconds(self) -> int:
+        now = time.monotonic()
+        with self._lock:
+            if now < self._expires:
+                return self._value
+            self._expires = now + 1.0
+        with self._db.read_session() as session:
+            queued = upload_repo.count_with_status(session, UploadStatus.QUEUED)
+        value = max(1, min(30, math.ceil(queued / self._throughput)))
+        with self._lock:
+            self._value = value
+        return value
+
+
+@dataclass
+class Services:
+    settings: Settings
+    db: Database
+    store: ObjectStore
+    rate_limiter: RateLimiter = field(init=False)
+    retry_after: RetryAfterEstimator = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.rate_limiter = RateLimiter(
+            self.settings.rate_limit_per_second, self.settings.rate_limit_burst
+        )
+        self.retry_after = RetryAfterEstimator(
+            self.db, self.settings.expected_throughput_per_second
+        )
+
+
+def get_services(request: Request) -> Services:
+    services: Services = request.app.state.services
+    return services
+
+
+ServicesDep = Annotated[Services, Depends(get_services)]
+
+
+def get_read_session(services: ServicesDep) -> Iterator[Session]:
+    with services.db.read_session() as session:
+        yield session
+
+
+ReadSessionDep = Annotated[Session, Depends(get_read_session)]
+
+
+def _bearer_token(request: Request) -> str:
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or len(token) > 256:
+        raise Unauthorized("send the API key as 'Authorization: Bearer <key>'")
+    return token
+
+
+def current_company_id(request: Request, services: ServicesDep) -> uuid.UUID:
+    token = _bearer_token(request)
+    with services.db.read_session() as session:
+        key = api_keys.find_active_key(session, token)
+        if key is None:
+            raise Unauthorized("unknown or revoked API key")
+        key_id, company_id = key.id, key.company_id
+        now = utcnow()
+        stale = api_keys.needs_last_used_update(key, now)
+    services.rate_limiter.check(key_id)
+    if stale:
+        with services.db.session() as session:
+            api_keys.mark_used(session, key_id, now)
+            session.commit()
+    return company_id
+
+
+CompanyIdDep = Annotated[uuid.UUID, Depends(current_company_id)]

@@ -1,0 +1,257 @@
+"""The four /v1 endpoints of the contract."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Request, Response
+from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
+
+from api.deps import CompanyIdDep, ReadSessionDep, Services, ServicesDep
+from api.errors import problem_responses
+from api.intake import ReceivedForm, receive_file
+from api.v1.presenters import present_batch, present_upload
+from api.v1.schemas import BatchOut, UploadOut
+from processors.archive import (
+    ArchiveLimits,
+    ArchiveProblem,
+    ArchiveRejected,
+    inspect_central_directory,
+)
+from processors.base import DocumentType
+from storage import errors
+from storage.idempotency import Claim, IntakeRequest, claim_batch, claim_upload
+from storage.models import Batch, Upload
+from storage.repositories import batches as batch_repo
+from storage.repositories import uploads as upload_repo
+from storage.states import ACTIVE_STATUSES, BatchStatus, UploadStatus
+
+router = APIRouter(prefix="/v1", tags=["uploads"])
+
+FORM_SCHEMA: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "required": ["file"],
+                    "properties": {
+                        "file": {"type": "string", "format": "binary"},
+                        "documentType": {
+                            "type": "string",
+                            "enum": [t.value for t in DocumentType],
+                            "default": "auto",
+                        },
+                        "externalId": {"type": "string", "maxLength": 255},
+                    },
+                }
+            }
+        },
+    }
+}
+UploadId = Annotated[str, Path(description="Upload ID (uuid)")]
+BatchId = Annotated[str, Path(description="Batch ID (uuid)")]
+
+_ARCHIVE_ERRORS: dict[ArchiveProblem, type[errors.DomainError]] = {
+    ArchiveProblem.INVALID: errors.InvalidArchive,
+    ArchiveProblem.TOO_MANY_FILES: errors.ArchiveTooManyFiles,
+    ArchiveProblem.TOO_LARGE: errors.ArchiveTooLarge,
+}
+
+
+def _parse_id(raw: str, what: str) -> uuid.UUID:
+    try:
+        return uuid.UUID(raw)
+    except ValueError:
+        raise errors.NotFound(f"{what} not found") from None
+
+
+def _clean_file_name(raw: str | None) -> str:
+    """Keep the base name a client sent; the name is a label, never a path."""
+    if raw is None or raw == "":
+        return "upload"
+    if "\0" in raw or any(ord(char) < 32 for char in raw):
+        raise errors.ValidationFailed("the file name contains control characters")
+    base = raw.replace("\\", "/").rsplit("/", 1)[-1].strip()
+    if base in ("", ".", ".."):
+        raise errors.ValidationFailed("the file name is empty after removing directories")
+    return base[:1024]
+
+
+def _intake_request(
+    received: ReceivedForm, services: Services, company_id: uuid.UUID
+) -> IntakeRequest:
+    form = received.form
+    raw_type = form.field("documentType") or DocumentType.AUTO.value
+    try:
+        document_type = DocumentType(raw_type.strip())
+    except ValueError:
+        allowed = ", ".join(t.value for t in DocumentType)
+        raise errors.ValidationFailed(f"documentType must be one of: {allowed}") from None
+    external_id = form.field("externalId")
+    if external_id is not None:
+        if len(external_id) > services.settings.max_external_id_length:
+            raise errors.ValidationFailed("externalId is longer than 255 characters")
+        if external_id == "" or "\0" in external_id:
+            raise errors.ValidationFailed("externalId must be a non-empty string without NUL")
+    return IntakeRequest(
+        company_id=company_id,
+        file_name=_clean_file_name(form.file_name),
+        document_type=document_type.value,
+        external_id=external_id,
+        file=received.file,
+    )
+
+
+def _accepted(body: UploadOut | BatchOut, replayed: bool, retry_after: int | None) -> JSONResponse:
+    headers = {"Retry-After": str(retry_after)} if retry_after is not None else {}
+    if replayed:
+        headers["Idempotent-Replayed"] = "true"
+    return JSONResponse(body.model_dump(mode="json", by_alias=True), 202, headers=headers)
+
+
+async def _receive(
+    request: Request, services: Services, company_id: uuid.UUID, key: str
+) -> IntakeRequest:
+    settings = services.settings
+    received = await receive_file(
+        request, services.store, key, settings.max_file_bytes, settings.max_request_bytes
+    )
+    try:
+        return _intake_request(received, services, company_id)
+    except BaseException:
+        if received.file.object_key:
+            await run_in_threadpool(services.store.delete, received.file.object_key)
+        raise
+
+
+def _claim_and_present_upload(
+    services: Services, intake: IntakeRequest
+) -> tuple[UploadOut, Claim[Upload]]:
+    with services.db.session() as session:
+        claim = claim_upload(session, intake)
+        session.commit()
+        body = present_upload(session, claim.record, services.settings.public_base_url)
+    return body, claim
+
+
+@router.post(
+    "/uploads",
+    status_code=202,
+    response_model=UploadOut,
+    openapi_extra=FORM_SCHEMA,
+    responses=problem_responses(401, 409, 413, 422, 429, 500, 503),
+    summary="Upload one document",
+)
+async def create_upload(
+    request: Request, services: ServicesDep, company_id: CompanyIdDep
+) -> JSONResponse:
+    key = f"uploads/{uuid.uuid4()}"
+    intake = await _receive(request, services, company_id, key)
+    try:
+        body, claim = await run_in_threadpool(_claim_and_present_upload, services, intake)
+    except BaseException:
+        if intake.file.object_key:
+            await run_in_threadpool(services.store.delete, key)
+        raise
+    if intake.file.object_key and not claim.uses_new_object:
+        await run_in_threadpool(services.store.delete, key)
+    retry = services.retry_after.seconds() if body.status in ACTIVE_STATUSES else None
+    return _accepted(body, claim.replayed, retry)
+
+
+def _check_archive(services: Services, key: str) -> None:
+    limits = ArchiveLimits(
+        max_files=services.settings.max_archive_files,
+        max_total_bytes=services.settings.max_archive_bytes,
+    )
+    with services.store.open_reader(key) as reader:
+        try:
+            inspect_central_directory(reader, limits)
+        except ArchiveRejected as exc:
+            raise _ARCHIVE_ERRORS[exc.problem](exc.message) from exc
+
+
+def _claim_and_present_batch(
+    services: Services, intake: IntakeRequest
+) -> tuple[BatchOut, Claim[Batch]]:
+    with services.db.session() as session:
+        claim = claim_batch(session, intake)
+        session.commit()
+        body = present_batch(session, claim.record, services.settings.public_base_url)
+    return body, claim
+
+
+@router.post(
+    "/uploads/batches",
+    status_code=202,
+    response_model=BatchOut,
+    openapi_extra=FORM_SCHEMA,
+    responses=problem_responses(401, 409, 413, 422, 429, 500, 503),
+    summary="Upload a ZIP archive of documents",
+)
+async def create_batch(
+    request: Request, services: ServicesDep, company_id: CompanyIdDep
+) -> JSONResponse:
+    key = f"batches/{uuid.uuid4()}.zip"
+    intake = await _receive(request, services, company_id, key)
+    try:
+        if intake.file.too_large:
+            raise errors.ArchiveTooLarge("the archive is larger than the per-request limit")
+        await run_in_threadpool(_check_archive, services, key)
+        body, claim = await run_in_threadpool(_claim_and_present_batch, services, intake)
+    except BaseException:
+        if intake.file.object_key:
+            await run_in_threadpool(services.store.delete, key)
+        raise
+    if not claim.uses_new_object:
+        await run_in_threadpool(services.store.delete, key)
+    retry = services.retry_after.seconds() if body.status is BatchStatus.PROCESSING else None
+    return _accepted(body, claim.replayed, retry)
+
+
+@router.get(
+    "/uploads/{upload_id}",
+    response_model=UploadOut,
+    responses=problem_responses(401, 404, 429, 500, 503),
+    summary="Get one upload",
+)
+def get_upload(
+    upload_id: UploadId,
+    response: Response,
+    services: ServicesDep,
+    company_id: CompanyIdDep,
+    session: ReadSessionDep,
+) -> UploadOut:
+    upload = upload_repo.get_upload(session, company_id, _parse_id(upload_id, "upload"))
+    if upload is None:
+        raise errors.NotFound("upload not found")
+    body = present_upload(session, upload, services.settings.public_base_url)
+    if UploadStatus(upload.status) in ACTIVE_STATUSES:
+        response.headers["Retry-After"] = str(services.retry_after.seconds())
+    return body
+
+
+@router.get(
+    "/uploads/batches/{batch_id}",
+    response_model=BatchOut,
+    responses=problem_responses(401, 404, 429, 500, 503),
+    summary="Get one upload batch with its uploads",
+)
+def get_batch(
+    batch_id: BatchId,
+    response: Response,
+    services: ServicesDep,
+    company_id: CompanyIdDep,
+    session: ReadSessionDep,
+) -> BatchOut:
+    batch = batch_repo.get_batch(session, company_id, _parse_id(batch_id, "batch"))
+    if batch is None:
+        raise errors.NotFound("batch not found")
+    body = present_batch(session, batch, services.settings.public_base_url)
+    if body.status is BatchStatus.PROCESSING:
+        response.headers["Retry-After"] = str(services.retry_after.seconds())
+    return body

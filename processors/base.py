@@ -1,0 +1,99 @@
+"""The processor contract: what every document processor takes, returns and raises.
+
+A processor is pure. It gets the file's bytes and a frozen context, and returns a
+frozen `Outcome` or raises `ProcessingError` carrying one of the spec's failure codes.
+Anything else it raises is a bug and ends as `processing_failed` upstream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol
+
+
+class DocumentType(StrEnum):
+    AUTO = "auto"
+    SUPPLIER_INVOICE = "supplier_invoice"
+    CUSTOMER_INVOICE = "customer_invoice"
+    BANK_STATEMENT = "bank_statement"
+    OTHER_DOCUMENT = "other_document"
+
+
+class FailureCode(StrEnum):
+    UNSUPPORTED_FILE_TYPE = "unsupported_file_type"
+    FILE_TOO_LARGE = "file_too_large"
+    INVALID_E_INVOICE = "invalid_e_invoice"
+    PASSWORD_PROTECTED = "password_protected"
+    NOT_A_BANK_STATEMENT = "not_a_bank_statement"
+    NO_TRANSACTIONS_FOUND = "no_transactions_found"
+    UNREADABLE_DOCUMENT = "unreadable_document"
+    PROCESSING_FAILED = "processing_failed"
+
+
+class ResultType(StrEnum):
+    INVOICE = "invoice"
+    OTHER_DOCUMENT = "other_document"
+    BANK_STATEMENT = "bank_statement"
+    PAYMENT_FILE = "payment_file"
+
+
+class FileKind(StrEnum):
+    """What the bytes are, by content (never by file name)."""
+
+    PDF = "pdf"
+    XML = "xml"
+    ZIP = "zip"
+    IMAGE = "image"
+    OFFICE = "office"
+    EMPTY = "empty"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class CompanyProfile:
+    """The company's master data; decides the direction of an invoice."""
+
+    name: str
+    vat_ids: tuple[str, ...] = ()
+    tax_number: str | None = None
+    ibans: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ProcessingContext:
+    document_type: DocumentType
+    file_name: str
+    company: CompanyProfile
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A successful read. `data` is JSON-serialisable and is stored with the result."""
+
+    result_type: ResultType
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+class ProcessingError(Exception):
+    """A document-level failure with one of the spec's failure codes."""
+
+    def __init__(self, code: FailureCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Processor(Protocol):
+    """One kind of document. The registry asks every processor for a score and
+    hands the file to the highest non-zero one (paperless-ngx's parser model)."""
+
+    name: str
+
+    def score(self, kind: FileKind, head: bytes, context: ProcessingContext) -> int:
+        """0 when this processor cannot take the file; higher wins. `head` is the
+        first few KiB of the file, enough for a root element or magic bytes."""
+        ...
+
+    def process(self, data: bytes, context: ProcessingContext) -> Outcome: ...

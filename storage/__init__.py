@@ -1,0 +1,3 @@
+"""Settings, database, repositories, object store and tables.
+
+Imports processors, never flows or api."""

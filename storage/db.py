@@ -1,0 +1,96 @@
+"""Engine and sessions. Only the request or task boundary commits."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm import Session, sessionmaker
+
+from storage.errors import ServiceUnavailable
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()
+
+
+READ_ONLY = "docintake_read_only"
+
+
+def _sqlite_begin(connection: Any) -> None:
+    # Writers take the write lock at BEGIN, so two writers wait on busy_timeout instead
+    # of failing with "database is locked" when a read transaction tries to upgrade.
+    # Readers stay deferred: in WAL mode they never block anyone.
+    read_only = connection.get_execution_options().get(READ_ONLY, False)
+    connection.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
+
+
+def make_engine(url: str, **kwargs: Any) -> Engine:
+    if url.startswith("sqlite"):
+        engine = create_engine(
+            url, connect_args={"check_same_thread": False, "isolation_level": None}, **kwargs
+        )
+        event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "begin", _sqlite_begin)
+        return engine
+    kwargs.setdefault("pool_size", 10)
+    kwargs.setdefault("max_overflow", 20)
+    return create_engine(url, pool_pre_ping=True, **kwargs)
+
+
+class Database:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.sessions = sessionmaker(bind=engine, expire_on_commit=False)
+        self.read_sessions = sessionmaker(
+            bind=engine.execution_options(**{READ_ONLY: True}), expire_on_commit=False
+        )
+
+    @classmethod
+    def bound_to(cls, connection: Connection) -> Database:
+        """Sessions that join the connection's open transaction through savepoints, so a
+        caller (the test suite) can roll back everything they committed."""
+        database = cls.__new__(cls)
+        database.engine = connection.engine
+        database.sessions = sessionmaker(
+            bind=connection, expire_on_commit=False, join_transaction_mode="create_savepoint"
+        )
+        database.read_sessions = database.sessions
+        return database
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.engine.dialect.name == "sqlite"
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """A session for one unit of work; the caller commits, anything else rolls back."""
+        session = self.sessions()
+        try:
+            yield session
+        finally:
+            session.close()
+
+    @contextmanager
+    def read_session(self) -> Iterator[Session]:
+        """A session that only reads; on SQLite it never takes the write lock."""
+        session = self.read_sessions()
+        try:
+            yield session
+        finally:
+            session.close()
+
+    def ping(self) -> None:
+        try:
+            with self.engine.connect() as connection:
+                connection.execute(text("SELECT 1"))
+        except DBAPIError as exc:
+            raise ServiceUnavailable("database does not answer") from exc

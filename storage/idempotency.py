@@ -1,0 +1,169 @@
+"""Claiming uploads and batches by externalId or by content, race-safe.
+
+The database decides: a new record is inserted inside a savepoint, and a unique index
+(externalId, or sha256 plus documentType, scoped to the company) refuses the second of
+two racing requests, which then answers with the winner's record. No check-then-insert.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from processors.base import FailureCode
+from storage.errors import ExternalIdConflict
+from storage.models import Batch, Upload
+from storage.repositories import batches as batch_repo
+from storage.repositories import uploads as upload_repo
+from storage.states import INTAKE_FAILURE_CODES, UnpackState, UploadStatus
+
+T = TypeVar("T", Upload, Batch)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredFile:
+    """A request body already in the object store (object_key None: nothing was kept)."""
+
+    object_key: str | None
+    sha256: str
+    size_bytes: int
+    too_large: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class IntakeRequest:
+    company_id: uuid.UUID
+    file_name: str
+    document_type: str
+    external_id: str | None
+    file: StoredFile
+
+
+@dataclass(frozen=True, slots=True)
+class Claim(Generic[T]):
+    record: T
+    replayed: bool
+    # False when the record already owns its bytes: the new object can be deleted.
+    uses_new_object: bool
+
+
+def _find_upload(session: Session, request: IntakeRequest) -> Upload | None:
+    if request.external_id is not None:
+        return upload_repo.find_by_external_id(session, request.company_id, request.external_id)
+    return upload_repo.find_by_content(
+        session, request.company_id, request.file.sha256, request.document_type
+    )
+
+
+def _new_upload(request: IntakeRequest) -> tuple[Upload, UploadStatus]:
+    upload = Upload(
+        id=uuid.uuid4(),
+        company_id=request.company_id,
+        external_id=request.external_id,
+        file_name=request.file_name,
+        document_type=request.document_type,
+        sha256=request.file.sha256,
+        size_bytes=request.file.size_bytes,
+        object_key=request.file.object_key,
+        attempts=0,
+    )
+    if request.file.too_large:
+        upload.error_code = FailureCode.FILE_TOO_LARGE
+        upload.error_message = "The file exceeds the size limit for one file."
+        return upload, UploadStatus.FAILED
+    return upload, UploadStatus.QUEUED
+
+
+def _check_same_request(record: Upload | Batch, request: IntakeRequest) -> None:
+    if request.external_id is None:
+        return
+    if record.sha256 != request.file.sha256 or record.document_type != request.document_type:
+        raise ExternalIdConflict(
+            f"externalId {request.external_id!r} was already used with a different file"
+            " or documentType"
+        )
+
+
+def _may_read_again(upload: Upload) -> bool:
+    if upload.status == UploadStatus.DELETED:
+        return True
+    return upload.status == UploadStatus.FAILED and upload.error_code in INTAKE_FAILURE_CODES
+
+
+def _read_again(session: Session, upload: Upload, request: IntakeRequest) -> bool:
+    """Put a repeated upload back to queued; returns whether it now owns the new object."""
+    uses_new_object = upload.object_key is None and request.file.object_key is not None
+    if uses_new_object:
+        upload.object_key = request.file.object_key
+    upload.error_code = upload.error_message = None
+    upload.result_id = None
+    upload.attempts = 0
+    upload_repo.change_status(session, upload, UploadStatus.QUEUED)
+    return uses_new_object
+
+
+def _replay_upload(session: Session, upload: Upload, request: IntakeRequest) -> Claim[Upload]:
+    _check_same_request(upload, request)
+    uses_new_object = False
+    if _may_read_again(upload) and not request.file.too_large:
+        # Lock the row, so two repeats racing each other requeue it once.
+        session.refresh(upload, with_for_update=True)
+        if _may_read_again(upload):
+            uses_new_object = _read_again(session, upload, request)
+    return Claim(record=upload, replayed=True, uses_new_object=uses_new_object)
+
+
+def claim_upload(session: Session, request: IntakeRequest) -> Claim[Upload]:
+    existing = _find_upload(session, request)
+    if existing is None:
+        upload, initial = _new_upload(request)
+        try:
+            with session.begin_nested():
+                upload_repo.add_upload(session, upload, initial)
+            return Claim(record=upload, replayed=False, uses_new_object=True)
+        except IntegrityError:
+            existing = _find_upload(session, request)
+            if existing is None:
+                raise
+    return _replay_upload(session, existing, request)
+
+
+def _find_batch(session: Session, request: IntakeRequest) -> Batch | None:
+    if request.external_id is not None:
+        return batch_repo.find_by_external_id(session, request.company_id, request.external_id)
+    return batch_repo.find_by_content(
+        session, request.company_id, request.file.sha256, request.document_type
+    )
+
+
+def claim_batch(session: Session, request: IntakeRequest) -> Claim[Batch]:
+    """A repeated batch request answers with the original batch as it is."""
+    existing = _find_batch(session, request)
+    if existing is None:
+        assert request.file.object_key is not None, "a batch is stored before it is claimed"
+        batch = Batch(
+            id=uuid.uuid4(),
+            company_id=request.company_id,
+            external_id=request.external_id,
+            document_type=request.document_type,
+            file_name=request.file_name,
+            sha256=request.file.sha256,
+            size_bytes=request.file.size_bytes,
+            object_key=request.file.object_key,
+            unpack_state=UnpackState.PENDING,
+            attempts=0,
+        )
+        try:
+            with session.begin_nested():
+                batch_repo.add_batch(session, batch)
+            return Claim(record=batch, replayed=False, uses_new_object=True)
+        except IntegrityError:
+            existing = _find_batch(session, request)
+            if existing is None:
+                raise
+    _check_same_request(existing, request)
+    return Claim(record=existing, replayed=True, uses_new_object=False)

@@ -1,0 +1,224 @@
+"""Tables. One schema for SQLite and Postgres; migrations in storage/migrations."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    TypeDecorator,
+    Uuid,
+    text,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from storage.states import UploadStatus, check_transition
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Timezone-aware UTC on the way out on both databases (SQLite drops the zone)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetimes are not stored")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+# SQLite autoincrements only INTEGER PRIMARY KEY.
+AutoId = BigInteger().with_variant(Integer(), "sqlite")
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {  # noqa: RUF012
+        datetime: UTCDateTime,
+        uuid.UUID: Uuid,
+        dict[str, Any]: JSON,
+        list[str]: JSON,
+    }
+
+
+class Company(Base):
+    __tablename__ = "companies"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    name: Mapped[str] = mapped_column(String(255))
+    vat_ids: Mapped[list[str]] = mapped_column(default=list)
+    tax_number: Mapped[str | None] = mapped_column(String(64))
+    ibans: Mapped[list[str]] = mapped_column(default=list)
+    locale: Mapped[str] = mapped_column(String(8), default="de")
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class ApiKey(Base):
+    __tablename__ = "api_keys"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    company_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("companies.id"), index=True)
+    name: Mapped[str | None] = mapped_column(String(255))
+    prefix: Mapped[str] = mapped_column(String(16))
+    key_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    last_used_at: Mapped[datetime | None]
+    revoked_at: Mapped[datetime | None]
+
+
+class Result(Base):
+    __tablename__ = "results"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    company_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("companies.id"))
+    type: Mapped[str] = mapped_column(String(32))
+    sha256: Mapped[str] = mapped_column(String(64))
+    data: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    deleted_at: Mapped[datetime | None]
+
+    __table_args__ = (Index("ix_results_company_sha256", "company_id", "sha256"),)
+
+
+class Batch(Base):
+    __tablename__ = "batches"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    company_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("companies.id"))
+    external_id: Mapped[str | None] = mapped_column(String(255))
+    document_type: Mapped[str] = mapped_column(String(32))
+    file_name: Mapped[str] = mapped_column(String(1024))
+    sha256: Mapped[str] = mapped_column(String(64))
+    size_bytes: Mapped[int] = mapped_column(BigInteger)
+    object_key: Mapped[str] = mapped_column(String(255))
+    unpack_state: Mapped[str] = mapped_column(String(16))
+    error_code: Mapped[str | None] = mapped_column(String(64))
+    error_message: Mapped[str | None] = mapped_column(Text)
+    attempts: Mapped[int] = mapped_column(default=0)
+    lease_owner: Mapped[str | None] = mapped_column(String(255))
+    lease_expires_at: Mapped[datetime | None]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+    __table_args__ = (
+        Index(
+            "uq_batches_company_external_id",
+            "company_id",
+            "external_id",
+            unique=True,
+            sqlite_where=text("external_id IS NOT NULL"),
+            postgresql_where=text("external_id IS NOT NULL"),
+        ),
+        Index(
+            "uq_batches_company_content",
+            "company_id",
+            "sha256",
+            "document_type",
+            unique=True,
+            sqlite_where=text("external_id IS NULL"),
+            postgresql_where=text("external_id IS NULL"),
+        ),
+        Index("ix_batches_company_created", "company_id", "created_at"),
+        Index("ix_batches_unpack_state", "unpack_state"),
+    )
+
+
+class Upload(Base):
+    __tablename__ = "uploads"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    company_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("companies.id"))
+    batch_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("batches.id"))
+    position: Mapped[int | None]
+    external_id: Mapped[str | None] = mapped_column(String(255))
+    file_name: Mapped[str] = mapped_column(String(1024))
+    document_type: Mapped[str] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(16))
+    sha256: Mapped[str] = mapped_column(String(64))
+    size_bytes: Mapped[int] = mapped_column(BigInteger)
+    object_key: Mapped[str | None] = mapped_column(String(255))
+    result_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("results.id"))
+    error_code: Mapped[str | None] = mapped_column(String(64))
+    error_message: Mapped[str | None] = mapped_column(Text)
+    attempts: Mapped[int] = mapped_column(default=0)
+    lease_owner: Mapped[str | None] = mapped_column(String(255))
+    lease_expires_at: Mapped[datetime | None]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+    __table_args__ = (
+        # Idempotency keys, enforced by the database so racing requests create one upload.
+        Index(
+            "uq_uploads_company_external_id",
+            "company_id",
+            "external_id",
+            unique=True,
+            sqlite_where=text("batch_id IS NULL AND external_id IS NOT NULL"),
+            postgresql_where=text("batch_id IS NULL AND external_id IS NOT NULL"),
+        ),
+        Index(
+            "uq_uploads_company_content",
+            "company_id",
+            "sha256",
+            "document_type",
+            unique=True,
+            sqlite_where=text("batch_id IS NULL AND external_id IS NULL"),
+            postgresql_where=text("batch_id IS NULL AND external_id IS NULL"),
+        ),
+        Index("ix_uploads_batch_position", "batch_id", "position"),
+        Index("ix_uploads_company_created", "company_id", "created_at"),
+        Index("ix_uploads_status_created", "status", "created_at"),
+    )
+
+    def set_status(self, target: UploadStatus) -> StatusChange:
+        """The one way to change `status`: checked against the transition table, and
+        returned as a history row for the caller's session to add."""
+        current = UploadStatus(self.status) if self.status else None
+        check_transition(current, target)
+        self.status = target
+        self.updated_at = utcnow()
+        return StatusChange(
+            upload_id=self.id, from_status=current, to_status=target, at=self.updated_at
+        )
+
+
+class StatusChange(Base):
+    """Append-only status history, for analysis of durations per state."""
+
+    __tablename__ = "status_history"
+
+    id: Mapped[int] = mapped_column(AutoId, primary_key=True, autoincrement=True)
+    upload_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("uploads.id"), index=True)
+    from_status: Mapped[str | None] = mapped_column(String(16))
+    to_status: Mapped[str] = mapped_column(String(16))
+    at: Mapped[datetime] = mapped_column(default=utcnow)

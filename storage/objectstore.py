@@ -1,0 +1,310 @@
+"""Object store: a local directory (embedded default) or S3 through the minio client.
+
+Writers take chunks as they arrive, so no request is ever held whole in memory, and
+publish the object only on `commit()`; `abort()` leaves nothing behind. Readers are
+seekable file objects, so `zipfile` can read an archive's central directory with two
+range requests instead of downloading the archive.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import queue
+import shutil
+import threading
+import uuid
+from pathlib import Path
+from typing import BinaryIO, Protocol
+
+from minio import Minio
+from minio.error import S3Error
+
+from storage.errors import ServiceUnavailable
+from storage.settings import MIB, Settings
+
+
+class ObjectWriter(Protocol):
+    def write(self, chunk: bytes) -> None: ...
+
+    def commit(self) -> None: ...
+
+    def abort(self) -> None: ...
+
+
+class ObjectStore(Protocol):
+    def open_writer(self, key: str) -> ObjectWriter: ...
+
+    def open_reader(self, key: str) -> BinaryIO: ...
+
+    def read_bytes(self, key: str) -> bytes: ...
+
+    def exists(self, key: str) -> bool: ...
+
+    def delete(self, key: str) -> None: ...
+
+    def list_keys(self, prefix: str = "") -> list[str]: ...
+
+    def ping(self) -> None:
+        """Raise ServiceUnavailable when the store does not answer."""
+        ...
+
+
+def _safe_relative(key: str) -> Path:
+    """Keys are ours (uuids and fixed words), but refuse anything path-like anyway."""
+    parts = key.split("/")
+    if not key or any(part in ("", ".", "..") for part in parts) or "\\" in key or "\0" in key:
+        raise ValueError(f"invalid object key {key!r}")
+    return Path(*parts)
+
+
+class _LocalWriter:
+    def __init__(self, final_path: Path, tmp_dir: Path) -> None:
+        self._final = final_path
+        self._tmp = tmp_dir / f"{uuid.uuid4()}.part"
+        self._file: BinaryIO | None = open(self._tmp, "wb")  # noqa: SIM115
+
+    def write(self, chunk: bytes) -> None:
+        assert self._file is not None, "writer is closed"
+        self._file.write(chunk)
+
+    def commit(self) -> None:
+        assert self._file is not None, "writer is closed"
+        self._file.close()
+        self._file = None
+        self._final.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(self._tmp, self._final)
+
+    def abort(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+        self._tmp.unlink(missing_ok=True)
+
+
+class LocalDirStore:
+    def __init__(self, root: Path) -> None:
+        self.root = root.resolve()
+        self._tmp = self.root / ".tmp"
+        self._tmp.mkdir(parents=True, exist_ok=True)
+
+    def _path(self, key: str) -> Path:
+        return self.root / _safe_relative(key)
+
+    def open_writer(self, key: str) -> ObjectWriter:
+        return _LocalWriter(self._path(key), self._tmp)
+
+    def open_reader(self, key: str) -> BinaryIO:
+        return open(self._path(key), "rb")
+
+    def read_bytes(self, key: str) -> bytes:
+        return self._path(key).read_bytes()
+
+    def exists(self, key: str) -> bool:
+        return self._path(key).is_file()
+
+    def delete(self, key: str) -> None:
+        self._path(key).unlink(missing_ok=True)
+
+    def list_keys(self, prefix: str = "") -> list[str]:
+        keys = (
+            path.relative_to(self.root).as_posix()
+            for path in self.root.rglob("*")
+            if path.is_file() and self._tmp not in path.parents
+        )
+        return sorted(key for key in keys if key.startswith(prefix))
+
+    def ping(self) -> None:
+        if not self.root.is_dir() or not os.access(self.root, os.W_OK):
+            raise ServiceUnavailable("object store directory is not writable")
+
+
+class _WriterAborted(Exception):
+    pass
+
+
+_END = b""
+
+
+class _QueueStream(io.RawIOBase):
+    """The read side of a bounded queue: minio's put_object reads parts from it."""
+
+    def __init__(self, chunks: queue.Queue[bytes | None]) -> None:
+        self._chunks = chunks
+        self._buffer = memoryview(b"")
+        self._done = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, target: memoryview) -> int:  # type: ignore[override]
+        if not self._buffer and not self._done:
+            chunk = self._chunks.get()
+            if chunk is None:
+                raise _WriterAborted("upload aborted by the writer")
+            self._done = chunk == _END
+            self._buffer = memoryview(chunk)
+        size = min(len(target), len(self._buffer))
+        target[:size] = self._buffer[:size]
+        self._buffer = self._buffer[size:]
+        return size
+
+
+class _S3Writer:
+    # S3 parts are at least 5 MiB; minio buffers one part per thread in memory.
+    PART_SIZE = 8 * MIB
+
+    def __init__(self, client: Minio, bucket: str, key: str) -> None:
+        self._chunks: queue.Queue[bytes | None] = queue.Queue(maxsize=16)
+        self._error: BaseException | None = None
+        stream = io.BufferedReader(_QueueStream(self._chunks), buffer_size=MIB)
+        self._thread = threading.Thread(
+            target=self._upload, args=(client, bucket, key, stream), daemon=True
+        )
+        self._thread.start()
+
+    def _upload(self, client: Minio, bucket: str, key: str, stream: BinaryIO) -> None:
+        try:
+            client.put_object(
+                bucket, key, stream, length=-1, part_size=self.PART_SIZE, num_parallel_uploads=1
+            )
+        except BaseException as exc:
+            self._error = exc
+            # Unblock a writer waiting on a full queue.
+            while not self._chunks.empty():
+                self._chunks.get_nowait()
+
+    def _put(self, item: bytes | None) -> None:
+        while self._thread.is_alive():
+            try:
+                self._chunks.put(item, timeout=0.5)
+                return
+            except queue.Full:
+                continue
+        self._raise_if_failed()
+
+    def _raise_if_failed(self) -> None:
+        if self._error is not None and not isinstance(self._error, _WriterAborted):
+            raise ServiceUnavailable(f"object store write failed: {self._error}") from self._error
+
+    def write(self, chunk: bytes) -> None:
+        if chunk:
+            self._raise_if_failed()
+            self._put(bytes(chunk))
+
+    def commit(self) -> None:
+        self._put(_END)
+        self._thread.join()
+        self._raise_if_failed()
+
+    def abort(self) -> None:
+        self._put(None)
+        self._thread.join()
+
+
+class _S3Reader(io.RawIOBase):
+    """Seekable reads through HTTP range requests."""
+
+    def __init__(self, client: Minio, bucket: str, key: str) -> None:
+        self._client, self._bucket, self._key = client, bucket, key
+        self._size = client.stat_object(bucket, key).size or 0
+        self._pos = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        base = {io.SEEK_SET: 0, io.SEEK_CUR: self._pos, io.SEEK_END: self._size}[whence]
+        self._pos = max(0, base + offset)
+        return self._pos
+
+    def tell(self) -> int:
+        return self._pos
+
+    def readinto(self, target: memoryview) -> int:  # type: ignore[override]
+        length = min(len(target), self._size - self._pos)
+        if length <= 0:
+            return 0
+        response = self._client.get_object(self._bucket, self._key, self._pos, length)
+        try:
+            data = response.read()
+        finally:
+            response.close()
+            response.release_conn()
+        target[: len(data)] = data
+        self._pos += len(data)
+        return len(data)
+
+
+class S3Store:
+    def __init__(self, client: Minio, bucket: str) -> None:
+        self._client = client
+        self.bucket = bucket
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> S3Store:
+        endpoint = settings.s3_endpoint.removeprefix("http://").removeprefix("https://")
+        client = Minio(
+            endpoint,
+            access_key=settings.s3_access_key.get_secret_value(),
+            secret_key=settings.s3_secret_key.get_secret_value(),
+            secure=settings.s3_secure or settings.s3_endpoint.startswith("https://"),
+            region=settings.s3_region,
+        )
+        return cls(client, settings.s3_bucket)
+
+    def ensure_bucket(self) -> None:
+        if not self._client.bucket_exists(self.bucket):
+            self._client.make_bucket(self.bucket)
+
+    def open_writer(self, key: str) -> ObjectWriter:
+        _safe_relative(key)
+        return _S3Writer(self._client, self.bucket, key)
+
+    def open_reader(self, key: str) -> BinaryIO:
+        return io.BufferedReader(_S3Reader(self._client, self.bucket, key), buffer_size=MIB)
+
+    def read_bytes(self, key: str) -> bytes:
+        response = self._client.get_object(self.bucket, key)
+        try:
+            return bytes(response.read())
+        finally:
+            response.close()
+            response.release_conn()
+
+    def exists(self, key: str) -> bool:
+        try:
+            self._client.stat_object(self.bucket, key)
+        except S3Error as exc:
+            if exc.code in ("NoSuchKey", "NoSuchObject", "NotFound"):
+                return False
+            raise
+        return True
+
+    def delete(self, key: str) -> None:
+        self._client.remove_object(self.bucket, key)
+
+    def list_keys(self, prefix: str = "") -> list[str]:
+        objects = self._client.list_objects(self.bucket, prefix=prefix, recursive=True)
+        return sorted(obj.object_name for obj in objects if obj.object_name)
+
+    def ping(self) -> None:
+        try:
+            self._client.bucket_exists(self.bucket)
+        except Exception as exc:
+            raise ServiceUnavailable(f"object store does not answer: {exc}") from exc
+
+
+def build_object_store(settings: Settings) -> ObjectStore:
+    if settings.s3_endpoint:
+        store = S3Store.from_settings(settings)
+        store.ensure_bucket()
+        return store
+    return LocalDirStore(settings.object_store_dir)
+
+
+def remove_local_store(root: Path) -> None:
+    shutil.rmtree(root, ignore_errors=True)

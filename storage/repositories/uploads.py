@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+import uuid
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from storage.models import Result, StatusChange, Upload
+from storage.states import UploadStatus
+
+
+def get_upload(session: Session, company_id: uuid.UUID, upload_id: uuid.UUID) -> Upload | None:
+    statement = select(Upload).where(Upload.id == upload_id, Upload.company_id == company_id)
+    return session.scalars(statement).one_or_none()
+
+
+def find_by_external_id(session: Session, company_id: uuid.UUID, external_id: str) -> Upload | None:
+    statement = select(Upload).where(
+        Upload.company_id == company_id,
+        Upload.batch_id.is_(None),
+        Upload.external_id == external_id,
+    )
+    return session.scalars(statement).one_or_none()
+
+
+def find_by_content(
+    session: Session, company_id: uuid.UUID, sha256: str, document_type: str
+) -> Upload | None:
+    statement = select(Upload).where(
+        Upload.company_id == company_id,
+        Upload.batch_id.is_(None),
+        Upload.external_id.is_(None),
+        Upload.sha256 == sha256,
+        Upload.document_type == document_type,
+    )
+    return session.scalars(statement).one_or_none()
+
+
+def add_upload(session: Session, upload: Upload, initial: UploadStatus) -> None:
+    """Insert a new upload in its first state, with its first history row. Raises
+    IntegrityError when an idempotency key is taken; the caller holds a savepoint."""
+    change = upload.set_status(initial)
+    session.add(upload)
+    session.flush()
+    session.add(change)
+    session.flush()
+
+
+def change_status(session: Session, upload: Upload, target: UploadStatus) -> None:
+    session.add(upload.set_status(target))
+    session.flush()
+
+
+def count_with_status(session: Session, status: UploadStatus) -> int:
+    statement = select(func.count()).select_from(Upload).where(Upload.status == status)
+    return int(session.scalar(statement) or 0)
+
+
+def get_result(session: Session, result_id: uuid.UUID) -> Result | None:
+    return session.get(Result, result_id)
+
+
+def results_by_id(session: Session, result_ids: set[uuid.UUID]) -> dict[uuid.UUID, Result]:
+    if not result_ids:
+        return {}
+    rows = session.scalars(select(Result).where(Result.id.in_(result_ids)))
+    return {row.id: row for row in rows}
+
+
+def history(session: Session, upload_id: uuid.UUID) -> list[StatusChange]:
+    statement = (
+        select(StatusChange).where(StatusChange.upload_id == upload_id).order_by(StatusChange.id)
+    )
+    return list(session.scalars(statement))

@@ -1,0 +1,93 @@
+"""The one typed settings class. Every knob is an environment variable prefixed DOCINTAKE_."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from functools import lru_cache
+from pathlib import Path
+from typing import Self
+
+from pydantic import Field, SecretStr, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+MIB = 1024 * 1024
+
+
+class Environment(StrEnum):
+    DEVELOPMENT = "development"
+    TEST = "test"
+    PRODUCTION = "production"
+
+
+class UnsafeSettingsError(ValueError):
+    pass
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="DOCINTAKE_", env_file=".env", extra="ignore")
+
+    environment: Environment = Environment.DEVELOPMENT
+    var_dir: Path = Path("var")
+    # Empty means the embedded default: a SQLite file under var_dir.
+    database_url: str = ""
+    public_base_url: str = "http://127.0.0.1:8000"
+    secret_key: SecretStr = SecretStr("development-only-secret-key")
+
+    # Object store: a local directory (embedded default) or an S3 endpoint.
+    s3_endpoint: str = ""
+    s3_bucket: str = "docintake"
+    s3_access_key: SecretStr = SecretStr("")
+    s3_secret_key: SecretStr = SecretStr("")
+    s3_secure: bool = False
+    s3_region: str = "us-east-1"
+
+    # Limits (MiB: 1 MB here is 1,048,576 bytes).
+    max_file_bytes: int = Field(default=50 * MIB, gt=0)
+    max_archive_files: int = Field(default=100, gt=0)
+    max_archive_bytes: int = Field(default=200 * MIB, gt=0)
+    max_external_id_length: int = Field(default=255, gt=0)
+
+    # Per API key: sustained requests per second and burst.
+    rate_limit_per_second: float = Field(default=50.0, gt=0)
+    rate_limit_burst: int = Field(default=200, gt=0)
+    # Documents per second the pipeline is assumed to finish; drives Retry-After.
+    expected_throughput_per_second: float = Field(default=25.0, gt=0)
+
+    @property
+    def max_request_bytes(self) -> int:
+        """The hard cap on a request body: four times the per-file limit."""
+        return 4 * self.max_file_bytes
+
+    @property
+    def effective_database_url(self) -> str:
+        return self.database_url or f"sqlite:///{(self.var_dir / 'docintake.db').resolve()}"
+
+    @property
+    def object_store_dir(self) -> Path:
+        return self.var_dir / "objects"
+
+    @model_validator(mode="after")
+    def _refuse_unsafe_production_defaults(self) -> Self:
+        if self.environment is not Environment.PRODUCTION:
+            return self
+        problems = []
+        if self.secret_key.get_secret_value() == "development-only-secret-key":
+            problems.append("DOCINTAKE_SECRET_KEY must be set")
+        elif len(self.secret_key.get_secret_value()) < 32:
+            problems.append("DOCINTAKE_SECRET_KEY must be at least 32 characters")
+        if not self.database_url or self.database_url.startswith("sqlite"):
+            problems.append("DOCINTAKE_DATABASE_URL must point to Postgres")
+        if not self.s3_endpoint:
+            problems.append("DOCINTAKE_S3_ENDPOINT must be set (no local object directory)")
+        elif not self.s3_access_key.get_secret_value() or not self.s3_secret_key.get_secret_value():
+            problems.append("DOCINTAKE_S3_ACCESS_KEY and DOCINTAKE_S3_SECRET_KEY must be set")
+        if not self.public_base_url.startswith("https://"):
+            problems.append("DOCINTAKE_PUBLIC_BASE_URL must be https")
+        if problems:
+            raise UnsafeSettingsError("unsafe production settings: " + "; ".join(problems))
+        return self
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()

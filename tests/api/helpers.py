@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+import io
+import zipfile
+from typing import Any
+
+from fastapi.testclient import TestClient
+from httpx2 import Response
+
+PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
+
+
+def pdf_bytes(tag: str = "") -> bytes:
+    return PDF + f"% {tag}\n".encode()
+
+
+def post_upload(
+    client: TestClient,
+    headers: dict[str, str],
+    content: bytes,
+    file_name: str = "invoice.pdf",
+    **fields: str,
+) -> Response:
+    return client.post(
+        "/v1/uploads", headers=headers, files={"file": (file_name, content)}, data=fields
+    )
+
+
+def post_batch(
+    client: TestClient, headers: dict[str, str], archive: bytes, **fields: str
+) -> Response:
+    return client.post(
+        "/v1/uploads/batches",
+        headers=headers,
+        files={"file": ("documents.zip", archive, "application/zip")},
+        data=fields,
+    )
+
+
+def make_zip(entries: dict[str, bytes], compression: int = zipfile.ZIP_DEFLATED) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression) as archive:
+        for name, data in entries.items():
+            if name.endswith("/"):
+                archive.writestr(zipfile.ZipInfo(name), b"")
+            else:
+                archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def assert_problem(response: Response, status: int, code: str) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"] == "application/problem+json"
+    body: dict[str, Any] = response.json()
+    assert body["code"] == code
+    assert body["status"] == status
+    assert {"type", "title", "detail"} <= body.keys()
+    return body
