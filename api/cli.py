@@ -46,6 +46,19 @@ def cmd_company_create(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_demo_company(_: argparse.Namespace) -> int:
+    """For `make run`: a first company and key on an empty database, printed once."""
+    db = _database()
+    with db.session() as session:
+        if companies.count_companies(session) > 0:
+            return 0
+        company = companies.create_company(session, "Demo GmbH", vat_ids=["DE000000000"])
+        key = api_keys.create_api_key(session, company.id, name="demo")
+        session.commit()
+    print(f"created company {company.id}; its API key (shown once): {key.plaintext}")
+    return 0
+
+
 def cmd_apikey_create(args: argparse.Namespace) -> int:
     db = _database()
     with db.session() as session:
@@ -122,6 +135,10 @@ def build_parser() -> argparse.ArgumentParser:
     create.add_argument("--iban", action="append", default=[])
     create.add_argument("--json", action="store_true", help="print one JSON line")
     create.set_defaults(func=cmd_company_create)
+
+    sub.add_parser(
+        "demo-company", help="create a demo company and key when there is none"
+    ).set_defaults(func=cmd_demo_company)
 
     apikey = sub.add_parser("apikey", help="API keys").add_subparsers(dest="action", required=True)
     key_create = apikey.add_parser("create", help="create an API key (shown once)")

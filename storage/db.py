@@ -90,7 +90,7 @@ class Database:
 
     def ping(self) -> None:
         try:
-            with self.engine.connect() as connection:
-                connection.execute(text("SELECT 1"))
+            with self.read_session() as session:
+                session.execute(text("SELECT 1"))
         except DBAPIError as exc:
             raise ServiceUnavailable("database does not answer") from exc

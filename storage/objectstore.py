@@ -17,6 +17,7 @@ import uuid
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
+import urllib3
 from minio import Minio
 from minio.error import S3Error
 
@@ -239,6 +240,27 @@ class _S3Reader(io.RawIOBase):
         return len(data)
 
 
+def make_minio_client(
+    endpoint: str, access_key: str, secret_key: str, secure: bool = False, region: str | None = None
+) -> Minio:
+    """A client that gives up on a dead endpoint in seconds instead of retrying for long."""
+    http = urllib3.PoolManager(
+        maxsize=32,
+        timeout=urllib3.Timeout(connect=3.0, read=60.0),
+        retries=urllib3.Retry(
+            total=2, connect=1, backoff_factor=0.2, status_forcelist=(500, 502, 503, 504)
+        ),
+    )
+    return Minio(
+        endpoint,
+        access_key=access_key,
+        secret_key=secret_key,
+        secure=secure,
+        region=region,
+        http_client=http,
+    )
+
+
 class S3Store:
     def __init__(self, client: Minio, bucket: str) -> None:
         self._client = client
@@ -247,10 +269,10 @@ class S3Store:
     @classmethod
     def from_settings(cls, settings: Settings) -> S3Store:
         endpoint = settings.s3_endpoint.removeprefix("http://").removeprefix("https://")
-        client = Minio(
+        client = make_minio_client(
             endpoint,
-            access_key=settings.s3_access_key.get_secret_value(),
-            secret_key=settings.s3_secret_key.get_secret_value(),
+            settings.s3_access_key.get_secret_value(),
+            settings.s3_secret_key.get_secret_value(),
             secure=settings.s3_secure or settings.s3_endpoint.startswith("https://"),
             region=settings.s3_region,
         )

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import uuid
 
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from storage.models import Company
@@ -28,3 +29,7 @@ def create_company(
 
 def get_company(session: Session, company_id: uuid.UUID) -> Company | None:
     return session.get(Company, company_id)
+
+
+def count_companies(session: Session) -> int:
+    return int(session.scalar(select(func.count()).select_from(Company)) or 0)

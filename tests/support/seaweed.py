@@ -14,6 +14,8 @@ from pathlib import Path
 
 from minio import Minio
 
+from storage.objectstore import make_minio_client
+
 ACCESS_KEY = "docintake-test"
 SECRET_KEY = "docintake-test-secret"
 
@@ -52,7 +54,7 @@ class SeaweedServer:
     log_path: Path
 
     def client(self) -> Minio:
-        return Minio(self.endpoint, access_key=ACCESS_KEY, secret_key=SECRET_KEY, secure=False)
+        return make_minio_client(self.endpoint, ACCESS_KEY, SECRET_KEY)
 
     def stop(self) -> None:
         self.process.terminate()

@@ -1,0 +1,186 @@
+"""PDF helpers on pypdf: open from bytes, tell password protection, cheap text.
+
+Failure codes raised here:
+- `password_protected`: encrypted and the empty password opens it neither as user nor
+  as owner (so no viewer opens it without asking), or encrypted with a security
+  handler that needs a key we cannot have (certificate encryption).
+- `unreadable_document`: pypdf cannot parse the file at all (truncated, corrupt, no
+  pages). Sending the same bytes again cannot help, so this is a document failure and
+  not `processing_failed`, which the spec reserves for retryable service trouble.
+
+pypdf reports repairs it made on broken files through `logging`; anything it emits
+through `warnings` is logged here too, so callers never see warnings (the test suite
+turns warnings into errors).
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import struct
+import warnings
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from pypdf import PasswordType, PdfReader
+from pypdf.errors import PyPdfError
+
+from processors.base import FailureCode, ProcessingError
+
+logger = logging.getLogger(__name__)
+
+TEXT_PAGES = 3
+"""Enough for classifiers (invoice or not, which bank) without reading whole reports."""
+TEXT_CHARS = 20_000
+
+# What pypdf raises on malformed input besides its own errors. These come from parsing
+# untrusted bytes, not from our code, so they mean "this PDF cannot be read".
+_MALFORMED_PDF_ERRORS: tuple[type[BaseException], ...] = (
+    PyPdfError,
+    ValueError,
+    KeyError,
+    TypeError,
+    IndexError,
+    AttributeError,
+    AssertionError,
+    RecursionError,
+    OverflowError,
+    zlib.error,
+    struct.error,
+)
+
+_NOT_OPENABLE = "The PDF cannot be read: it is damaged, truncated or not a valid PDF file."
+_PASSWORD_NEEDED = "The PDF is password-protected. Remove the password and upload it again."
+_CERTIFICATE_NEEDED = (
+    "The PDF is encrypted for specific recipients (certificate security). "
+    "Remove the protection and upload it again."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PdfSummary:
+    page_count: int
+    title: str | None
+    encrypted: bool
+    """True for encrypted files that open without a password (owner password only)."""
+
+
+def open_pdf(data: bytes) -> PdfReader:
+    """A reader whose pages can be read. Raises `ProcessingError` with
+    `password_protected` or `unreadable_document`."""
+    with _contained_warnings():
+        reader = _parse(data)
+        _unlock_without_password(reader)
+        if _page_count(reader) == 0:
+            raise ProcessingError(FailureCode.UNREADABLE_DOCUMENT, "The PDF has no pages.")
+    return reader
+
+
+def is_password_protected(data: bytes) -> bool:
+    """Encrypted and not openable with the empty password. Raises
+    `unreadable_document` when the file cannot be parsed at all."""
+    try:
+        open_pdf(data)
+    except ProcessingError as error:
+        if error.code is FailureCode.PASSWORD_PROTECTED:
+            return True
+        raise
+    return False
+
+
+def summarize(reader: PdfReader) -> PdfSummary:
+    with _contained_warnings():
+        return PdfSummary(
+            page_count=_page_count(reader),
+            title=_title(reader),
+            encrypted=reader.is_encrypted,
+        )
+
+
+def first_pages_text(
+    reader: PdfReader, max_pages: int = TEXT_PAGES, max_chars: int = TEXT_CHARS
+) -> str:
+    """Text of the first pages, best effort: a page whose text cannot be extracted is
+    skipped (logged), because text only feeds classifiers."""
+    parts: list[str] = []
+    with _contained_warnings():
+        for number in range(min(max_pages, _page_count(reader))):
+            parts.append(_page_text(reader, number))
+            if sum(len(part) for part in parts) >= max_chars:
+                break
+    return "\n".join(parts)[:max_chars]
+
+
+def _parse(data: bytes) -> PdfReader:
+    try:
+        return PdfReader(io.BytesIO(data), strict=False)
+    except NotImplementedError as error:
+        # pypdf raises this only for security handlers it does not implement, and the
+        # /Encrypt key sits in an uncompressed trailer or xref-stream dictionary.
+        if b"/Encrypt" in data:
+            raise ProcessingError(FailureCode.PASSWORD_PROTECTED, _CERTIFICATE_NEEDED) from error
+        raise ProcessingError(FailureCode.UNREADABLE_DOCUMENT, _NOT_OPENABLE) from error
+    except _MALFORMED_PDF_ERRORS as error:
+        logger.info("PDF not parseable: %s: %s", type(error).__name__, error)
+        raise ProcessingError(FailureCode.UNREADABLE_DOCUMENT, _NOT_OPENABLE) from error
+
+
+def _unlock_without_password(reader: PdfReader) -> None:
+    """pypdf already tried the empty password; asking again tells us whether it worked.
+    Either role counts: a file whose owner password is empty opens in common viewers
+    (qpdf and mupdf, for example, try the empty password as both)."""
+    if not reader.is_encrypted:
+        return
+    try:
+        unlocked = reader.decrypt("") != PasswordType.NOT_DECRYPTED
+    except _MALFORMED_PDF_ERRORS as error:
+        raise ProcessingError(FailureCode.UNREADABLE_DOCUMENT, _NOT_OPENABLE) from error
+    if not unlocked:
+        raise ProcessingError(FailureCode.PASSWORD_PROTECTED, _PASSWORD_NEEDED)
+
+
+def _page_count(reader: PdfReader) -> int:
+    try:
+        return len(reader.pages)
+    except _MALFORMED_PDF_ERRORS as error:
+        logger.info("PDF page tree not readable: %s: %s", type(error).__name__, error)
+        raise ProcessingError(FailureCode.UNREADABLE_DOCUMENT, _NOT_OPENABLE) from error
+
+
+def _title(reader: PdfReader) -> str | None:
+    try:
+        metadata = reader.metadata
+        title = metadata.title if metadata is not None else None
+    except _MALFORMED_PDF_ERRORS as error:
+        logger.info("PDF metadata not readable: %s", error)
+        return None
+    if not isinstance(title, str):
+        return None
+    return title.strip() or None
+
+
+def _page_text(reader: PdfReader, number: int) -> str:
+    try:
+        text = reader.pages[number].extract_text()
+    except _MALFORMED_PDF_ERRORS as error:
+        logger.info("No text from PDF page %d: %s: %s", number + 1, type(error).__name__, error)
+        return ""
+    return text if isinstance(text, str) else ""
+
+
+@contextmanager
+def _contained_warnings() -> Iterator[None]:
+    """Log warnings raised inside pypdf instead of letting them reach the caller.
+
+    `catch_warnings` swaps interpreter-wide state and is not thread-safe; pypdf 5+ only
+    warns about deprecated arguments, so a lost warning in a threaded worker costs little.
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            yield
+        finally:
+            for warning in caught:
+                logger.info("pypdf warning: %s: %s", warning.category.__name__, warning.message)

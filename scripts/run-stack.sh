@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Start the whole embedded stack in the foreground; Ctrl-C stops all of it.
+#   Prefect server + UI  http://127.0.0.1:4200  (SQLite under var/prefect)
+#   API + web app        http://127.0.0.1:8000
+#   Pipeline workers     (see flows/; started when present)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=.venv/bin
+
+export DOCINTAKE_VAR_DIR="${DOCINTAKE_VAR_DIR:-$PWD/var}"
+export PREFECT_HOME="${PREFECT_HOME:-$DOCINTAKE_VAR_DIR/prefect}"
+export PREFECT_API_URL="${PREFECT_API_URL:-http://127.0.0.1:4200/api}"
+export PREFECT_SERVER_API_HOST=127.0.0.1
+export PREFECT_SERVER_API_PORT=4200
+export PREFECT_SERVER_ANALYTICS_ENABLED=false
+export PREFECT_SERVER_UI_SHOW_PROMOTIONAL_CONTENT=false
+export DO_NOT_TRACK=1
+mkdir -p "$DOCINTAKE_VAR_DIR" "$PREFECT_HOME"
+
+pids=()
+stop() {
+  trap - INT TERM EXIT
+  echo "stopping docintake..."
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+}
+trap stop INT TERM EXIT
+
+$BIN/docintake migrate
+$BIN/docintake demo-company
+
+$BIN/prefect server start --host 127.0.0.1 --port 4200 > "$DOCINTAKE_VAR_DIR/prefect-server.log" 2>&1 &
+pids+=($!)
+until curl -fsS -o /dev/null http://127.0.0.1:4200/api/health 2>/dev/null; do
+  kill -0 "${pids[0]}" 2>/dev/null || { echo "Prefect server failed; see var/prefect-server.log"; exit 1; }
+  sleep 1
+done
+echo "Prefect UI:  http://127.0.0.1:4200"
+
+if [ -x scripts/run-workers.sh ]; then
+  bash scripts/run-workers.sh &
+  pids+=($!)
+fi
+
+$BIN/docintake serve --host 127.0.0.1 --port 8000 &
+pids+=($!)
+echo "API and web app: http://127.0.0.1:8000 (OpenAPI at /docs)"
+
+wait -n "${pids[@]}"

@@ -1,0 +1,79 @@
+"""The docintake command, run as a user runs it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from api.app import build_services, create_app
+from storage.settings import Settings
+
+
+def _docintake(var_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "DOCINTAKE_VAR_DIR": str(var_dir)}
+    env.pop("DOCINTAKE_DATABASE_URL", None)
+    return subprocess.run(
+        [sys.executable, "-m", "api.cli", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=Path(__file__).parent.parent,
+    )
+
+
+def test_company_and_keys_lifecycle(tmp_path: Path) -> None:
+    assert _docintake(tmp_path, "migrate").returncode == 0
+    created = _docintake(
+        tmp_path,
+        "company",
+        "create",
+        "--name",
+        "Acme",
+        "--vat-id",
+        "DE123456789",
+        "--iban",
+        "DE89370400440532013000",
+        "--json",
+    )
+    assert created.returncode == 0, created.stderr
+    company = json.loads(created.stdout.strip().splitlines()[-1])
+    assert set(company) == {"companyId", "apiKey"}
+
+    second = json.loads(
+        _docintake(
+            tmp_path, "apikey", "create", "--company", company["companyId"], "--json"
+        ).stdout.splitlines()[-1]
+    )
+    listed = json.loads(
+        _docintake(tmp_path, "apikey", "list", "--company", company["companyId"], "--json").stdout
+    )
+    assert len(listed) == 2 and all(company["apiKey"] not in json.dumps(k) for k in listed)
+
+    app = create_app(build_services(Settings(var_dir=tmp_path, _env_file=None)))  # type: ignore[call-arg]
+    with TestClient(app) as client:
+        path = "/v1/uploads/00000000-0000-0000-0000-000000000000"
+        for key in (company["apiKey"], second["apiKey"]):
+            assert client.get(path, headers={"Authorization": f"Bearer {key}"}).status_code == 404
+
+        revoked = _docintake(
+            tmp_path,
+            "apikey",
+            "revoke",
+            "--company",
+            company["companyId"],
+            second["apiKeyId"],
+            "--json",
+        )
+        assert revoked.returncode == 0, revoked.stderr
+        response = client.get(path, headers={"Authorization": f"Bearer {second['apiKey']}"})
+        assert response.status_code == 401
+    again = _docintake(
+        tmp_path, "apikey", "revoke", "--company", company["companyId"], second["apiKeyId"]
+    )
+    assert again.returncode == 1
