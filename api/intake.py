@@ -1,7 +1,8 @@
 """Streams a multipart request body into the object store while hashing it.
 
-Bytes are hashed and written in a worker thread in 1 MiB slices, so the event loop
-only parses. A file over the per-file limit stops being written (the partial object is
+Bytes are hashed and written by a thread of the request's own in 1 MiB slices, fed
+through a small bounded queue: the event loop keeps reading and parsing while the
+previous slices are hashed and written, and waits only when the queue is full. A file over the per-file limit stops being written (the partial object is
 dropped) but is still hashed to the end, so a repeat of it is recognised. A body over
 the hard cap, or one that ends early, leaves nothing behind.
 """
@@ -9,6 +10,8 @@ the hard cap, or one that ends early, leaves nothing behind.
 from __future__ import annotations
 
 import hashlib
+import queue
+import threading
 from dataclasses import dataclass
 
 import anyio
@@ -23,6 +26,7 @@ from storage.idempotency import StoredFile
 from storage.objectstore import ObjectStore, ObjectWriter
 
 FLUSH_BYTES = 1024 * 1024
+IN_FLIGHT_SLICES = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +43,7 @@ class _HashingSink:
         self._hash = hashlib.sha256()
         self.size = 0
 
-    def write(self, data: bytes) -> None:
+    def write(self, data: bytes | bytearray) -> None:
         self._hash.update(data)
         self.size += len(data)
         if self._writer is None:
@@ -68,6 +72,58 @@ class _HashingSink:
             self._writer = None
 
 
+class _SinkThread:
+    """Runs a _HashingSink on a thread of its own; `write` only blocks when full."""
+
+    def __init__(self, sink: _HashingSink) -> None:
+        self._sink = sink
+        self._slices: queue.Queue[bytes | bytearray | None] = queue.Queue(maxsize=IN_FLIGHT_SLICES)
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._drain, daemon=True)
+        self._thread.start()
+
+    @property
+    def size(self) -> int:
+        return self._sink.size
+
+    def _drain(self) -> None:
+        while (data := self._slices.get()) is not None:
+            if self._error is None:
+                try:
+                    self._sink.write(data)
+                except BaseException as exc:
+                    self._error = exc
+
+    def _raise_if_failed(self) -> None:
+        if self._error is not None:
+            raise self._error
+
+    async def write(self, data: bytes | bytearray) -> None:
+        self._raise_if_failed()
+        try:
+            self._slices.put_nowait(data)
+        except queue.Full:
+            await run_in_threadpool(self._slices.put, data)
+
+    def _join(self) -> None:
+        if self._thread.is_alive():
+            self._slices.put(None)
+            self._thread.join()
+
+    async def finish(self) -> None:
+        """Wait until every slice is hashed and written."""
+        await run_in_threadpool(self._join)
+        self._raise_if_failed()
+
+    async def commit(self) -> StoredFile:
+        await self.finish()
+        return await run_in_threadpool(self._sink.commit)
+
+    async def abort(self) -> None:
+        await run_in_threadpool(self._join)
+        await run_in_threadpool(self._sink.abort)
+
+
 def _boundary(request: Request) -> bytes:
     media_type, options = parse_options_header(request.headers.get("content-type", ""))
     boundary = options.get(b"boundary")
@@ -82,7 +138,7 @@ def _check_declared_length(request: Request, max_request_bytes: int) -> None:
         raise RequestTooLarge(f"the request body is larger than {max_request_bytes} bytes")
 
 
-async def _pump(request: Request, form: FormStream, sink: _HashingSink, cap: int) -> None:
+async def _pump(request: Request, form: FormStream, sink: _SinkThread, cap: int) -> None:
     received = 0
     try:
         async for chunk in request.stream():
@@ -91,12 +147,12 @@ async def _pump(request: Request, form: FormStream, sink: _HashingSink, cap: int
                 raise RequestTooLarge(f"the request body is larger than {cap} bytes")
             form.feed(chunk)
             if len(form.pending) >= FLUSH_BYTES:
-                await run_in_threadpool(sink.write, form.take_pending())
+                await sink.write(form.take_pending())
     except ClientDisconnect as exc:
         raise ValidationFailed("the request body ended early") from exc
     form.finish()
     if form.pending:
-        await run_in_threadpool(sink.write, form.take_pending())
+        await sink.write(form.take_pending())
 
 
 async def receive_file(
@@ -107,16 +163,17 @@ async def receive_file(
     _check_declared_length(request, max_request_bytes)
     form = FormStream(boundary)
     writer = await run_in_threadpool(store.open_writer, key)
-    sink = _HashingSink(writer, key, max_file_bytes)
+    sink = _SinkThread(_HashingSink(writer, key, max_file_bytes))
     try:
         await _pump(request, form, sink, max_request_bytes)
         if form.file_parts == 0:
             raise ValidationFailed("the form field 'file' is missing")
+        await sink.finish()
         if sink.size == 0:
             raise ValidationFailed("the file is empty")
-        stored = await run_in_threadpool(sink.commit)
+        stored = await sink.commit()
     except BaseException:
         with anyio.CancelScope(shield=True):
-            await run_in_threadpool(sink.abort)
+            await sink.abort()
         raise
     return ReceivedForm(form=form, file=stored)

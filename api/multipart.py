@@ -67,9 +67,9 @@ class FormStream:
         if not self.complete:
             raise ValidationFailed("the multipart body ended before its closing boundary")
 
-    def take_pending(self) -> bytes:
-        data = bytes(self.pending)
-        self.pending.clear()
+    def take_pending(self) -> bytearray:
+        """Hand over the buffered file bytes without copying them."""
+        data, self.pending = self.pending, bytearray()
         return data
 
     def field(self, name: str) -> str | None:
@@ -110,7 +110,7 @@ class FormStream:
 
     def _on_part_data(self, data: bytes, start: int, end: int) -> None:
         if self._part.is_file:
-            self.pending += data[start:end]
+            self.pending += memoryview(data)[start:end]
             return
         if len(self._part.value) + (end - start) > MAX_FIELD_BYTES:
             self._part.overflow = True

@@ -26,7 +26,7 @@ from storage.settings import MIB, Settings
 
 
 class ObjectWriter(Protocol):
-    def write(self, chunk: bytes) -> None: ...
+    def write(self, chunk: bytes | bytearray) -> None: ...
 
     def commit(self) -> None: ...
 
@@ -65,7 +65,7 @@ class _LocalWriter:
         self._tmp = tmp_dir / f"{uuid.uuid4()}.part"
         self._file: BinaryIO | None = open(self._tmp, "wb")  # noqa: SIM115
 
-    def write(self, chunk: bytes) -> None:
+    def write(self, chunk: bytes | bytearray) -> None:
         assert self._file is not None, "writer is closed"
         self._file.write(chunk)
 
@@ -188,7 +188,7 @@ class _S3Writer:
         if self._error is not None and not isinstance(self._error, _WriterAborted):
             raise ServiceUnavailable(f"object store write failed: {self._error}") from self._error
 
-    def write(self, chunk: bytes) -> None:
+    def write(self, chunk: bytes | bytearray) -> None:
         if chunk:
             self._raise_if_failed()
             self._put(bytes(chunk))

@@ -114,11 +114,10 @@ def _accepted(body: UploadOut | BatchOut, replayed: bool, retry_after: int | Non
 
 
 async def _receive(
-    request: Request, services: Services, company_id: uuid.UUID, key: str
+    request: Request, services: Services, company_id: uuid.UUID, key: str, max_file_bytes: int
 ) -> IntakeRequest:
-    settings = services.settings
     received = await receive_file(
-        request, services.store, key, settings.max_file_bytes, settings.max_request_bytes
+        request, services.store, key, max_file_bytes, services.settings.max_request_bytes
     )
     try:
         return _intake_request(received, services, company_id)
@@ -150,7 +149,7 @@ async def create_upload(
     request: Request, services: ServicesDep, company_id: CompanyIdDep
 ) -> JSONResponse:
     key = f"uploads/{uuid.uuid4()}"
-    intake = await _receive(request, services, company_id, key)
+    intake = await _receive(request, services, company_id, key, services.settings.max_file_bytes)
     try:
         body, claim = await run_in_threadpool(_claim_and_present_upload, services, intake)
     except BaseException:
@@ -197,10 +196,9 @@ async def create_batch(
     request: Request, services: ServicesDep, company_id: CompanyIdDep
 ) -> JSONResponse:
     key = f"batches/{uuid.uuid4()}.zip"
-    intake = await _receive(request, services, company_id, key)
+    # The archive is bounded by the request cap and the archive limits, not the per-file one.
+    intake = await _receive(request, services, company_id, key, services.settings.max_request_bytes)
     try:
-        if intake.file.too_large:
-            raise errors.ArchiveTooLarge("the archive is larger than the per-request limit")
         await run_in_threadpool(_check_archive, services, key)
         body, claim = await run_in_threadpool(_claim_and_present_batch, services, intake)
     except BaseException:

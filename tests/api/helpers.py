@@ -41,10 +41,10 @@ def make_zip(entries: dict[str, bytes], compression: int = zipfile.ZIP_DEFLATED)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression) as archive:
         for name, data in entries.items():
-            if name.endswith("/"):
-                archive.writestr(zipfile.ZipInfo(name), b"")
-            else:
-                archive.writestr(name, data)
+            # A fixed timestamp: the same entries always make the same bytes.
+            info = zipfile.ZipInfo(name, date_time=(2026, 1, 2, 3, 4, 5))
+            info.compress_type = compression
+            archive.writestr(info, b"" if name.endswith("/") else data)
     return buffer.getvalue()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import struct
 import uuid
 import zipfile
@@ -212,6 +213,20 @@ def test_declared_unpacked_size_over_the_limit_is_refused(
     assert_problem(post_batch(client, tenant.headers, archive), 422, "archive_too_large")
 
 
+def test_archive_larger_than_the_per_file_limit_is_accepted(
+    client: TestClient, tenant: Tenant, services: Services, store: ObjectStore
+) -> None:
+    part = services.settings.max_file_bytes * 9 // 10
+    archive = make_zip(
+        {"a.pdf": os.urandom(part), "b.pdf": os.urandom(part)}, compression=zipfile.ZIP_STORED
+    )
+    assert len(archive) > services.settings.max_file_bytes
+
+    assert post_batch(client, tenant.headers, archive).status_code == 202
+    (key,) = store.list_keys("batches/")
+    assert store.read_bytes(key) == archive
+
+
 def test_batch_repeat_by_external_id_returns_the_original(
     client: TestClient, tenant: Tenant, store: ObjectStore
 ) -> None:
@@ -219,6 +234,7 @@ def test_batch_repeat_by_external_id_returns_the_original(
     again = post_batch(client, tenant.headers, _archive(), externalId="b-2")
     conflict = post_batch(client, tenant.headers, _archive(2), externalId="b-2")
 
+    assert again.status_code == 202, again.text
     assert again.json()["id"] == first.json()["id"]
     assert again.headers["Idempotent-Replayed"] == "true"
     assert_problem(conflict, 409, "external_id_conflict")

@@ -1,0 +1,39 @@
+"""`make bench`: every benchmark, results as JSON in bench/results/."""
+
+from __future__ import annotations
+
+import json
+import platform
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bench import intake
+
+RESULTS = Path(__file__).parent / "results"
+BENCHMARKS: dict[str, Callable[[], dict[str, Any]]] = {"intake": intake.run}
+
+
+def main(names: list[str]) -> int:
+    RESULTS.mkdir(exist_ok=True)
+    for name, bench in BENCHMARKS.items():
+        if names and name not in names:
+            continue
+        started = time.time()
+        result = {
+            "benchmark": name,
+            "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
+            "machine": {"cpus": __import__("os").cpu_count(), "python": platform.python_version()},
+            "results": bench(),
+            "wall_seconds": round(time.time() - started, 1),
+        }
+        path = RESULTS / f"{name}.json"
+        path.write_text(json.dumps(result, indent=2) + "\n")
+        print(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
