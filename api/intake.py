@@ -2,9 +2,11 @@
 
 Bytes are hashed and written by a thread of the request's own in 1 MiB slices, fed
 through a small bounded queue: the event loop keeps reading and parsing while the
-previous slices are hashed and written, and waits only when the queue is full. A file over the per-file limit stops being written (the partial object is
-dropped) but is still hashed to the end, so a repeat of it is recognised. A body over
-the hard cap, or one that ends early, leaves nothing behind.
+previous slices are hashed and written, and waits only when the queue is full.
+
+A file over the per-file limit stops being written (the partial object is dropped) but
+is still hashed to the end, so a repeat of it is recognised. A body over the hard cap,
+or one that ends early, leaves nothing behind.
 """
 
 from __future__ import annotations
