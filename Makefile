@@ -15,6 +15,7 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/python scripts/install_rules.py
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -35,6 +36,9 @@ lint: install
 bench: install
 	bash scripts/ensure-postgres.sh
 	$(BIN)/python -m bench.run
+
+corpus-report: install
+	$(BIN)/python scripts/corpus_report.py
 
 clean:
 	rm -rf var bench/results test-artifacts

@@ -85,6 +85,12 @@ class ProcessingError(Exception):
         self.message = message
 
 
+class Declined(Exception):
+    """Raised by `process` when a closer look shows the file is not this processor's
+    kind (a PDF that carries no e-invoice). The registry hands the file to the
+    next-best processor; it is never a document failure."""
+
+
 class Processor(Protocol):
     """One kind of document. The registry asks every processor for a score and
     hands the file to the highest non-zero one (paperless-ngx's parser model)."""

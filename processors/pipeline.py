@@ -22,7 +22,6 @@ from processors.base import (
     Outcome,
     ProcessingContext,
     ProcessingError,
-    Processor,
 )
 from processors.registry import NoProcessorFound, Registry, default_registry
 from processors.sniff import XML_ROOT_WINDOW, Identified, identify, xml_root
@@ -53,8 +52,11 @@ def read_document(
     data: bytes, context: ProcessingContext, registry: Registry | None = None
 ) -> Outcome:
     kind = check_intake(data, context)
-    processor = choose_processor(registry or default_registry(), kind, data, context)
-    return processor.process(data, context)
+    chosen = registry or default_registry()
+    try:
+        return chosen.process(data, kind, data[:HEAD_SIZE], context)
+    except NoProcessorFound as error:
+        raise IntakeRejected(error.code, error.message) from error
 
 
 def check_intake(data: bytes, context: ProcessingContext) -> FileKind:
@@ -67,15 +69,6 @@ def check_intake(data: bytes, context: ProcessingContext) -> FileKind:
             FailureCode.UNSUPPORTED_FILE_TYPE, _refusal_message(data, identified, context)
         )
     return identified.kind
-
-
-def choose_processor(
-    registry: Registry, kind: FileKind, data: bytes, context: ProcessingContext
-) -> Processor:
-    try:
-        return registry.choose(kind, data[:HEAD_SIZE], context)
-    except NoProcessorFound as error:
-        raise IntakeRejected(error.code, error.message) from error
 
 
 def _refusal_message(data: bytes, identified: Identified, context: ProcessingContext) -> str:

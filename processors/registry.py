@@ -12,9 +12,21 @@ deliberate tie-breaker, never a hidden priority.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
-from processors.base import FailureCode, FileKind, ProcessingContext, ProcessingError, Processor
+from processors.base import (
+    Declined,
+    FailureCode,
+    FileKind,
+    Outcome,
+    ProcessingContext,
+    ProcessingError,
+    Processor,
+)
+from processors.datev import DatevProcessor
+from processors.einvoice.processor import EInvoiceProcessor
 from processors.other_document import OtherDocumentProcessor
+from processors.sepa import SepaProcessor
 
 
 class NoProcessorFound(ProcessingError):
@@ -40,18 +52,40 @@ class Registry:
     def processors(self) -> tuple[Processor, ...]:
         return self._processors
 
-    def choose(self, kind: FileKind, head: bytes, context: ProcessingContext) -> Processor:
-        best: Processor | None = None
-        best_score = 0
-        for processor in self._processors:
-            score = processor.score(kind, head, context)
-            if score > best_score:
-                best, best_score = processor, score
-        if best is None:
+    def candidates(
+        self, kind: FileKind, head: bytes, context: ProcessingContext
+    ) -> list[Processor]:
+        """Every processor that takes the file, best score first (ties: registration order)."""
+        scored = [
+            (processor.score(kind, head, context), processor) for processor in self._processors
+        ]
+        ranked = sorted(
+            ((score, index, p) for index, (score, p) in enumerate(scored) if score > 0),
+            key=lambda item: (-item[0], item[1]),
+        )
+        if not ranked:
             raise NoProcessorFound(kind, context)
-        return best
+        return [processor for _, _, processor in ranked]
+
+    def choose(self, kind: FileKind, head: bytes, context: ProcessingContext) -> Processor:
+        return self.candidates(kind, head, context)[0]
+
+    def process(
+        self, data: bytes, kind: FileKind, head: bytes, context: ProcessingContext
+    ) -> Outcome:
+        """Hand the file to the best processor; one that declines passes it on."""
+        candidates = self.candidates(kind, head, context)
+        for processor in candidates[:-1]:
+            try:
+                return processor.process(data, context)
+            except Declined:
+                continue
+        return candidates[-1].process(data, context)
 
 
+@lru_cache(maxsize=1)
 def default_registry() -> Registry:
-    # Specific processors go before the fallback; they outscore it anyway.
-    return Registry([OtherDocumentProcessor()])
+    # Specific processors first; the fallback takes what they decline or do not score.
+    return Registry(
+        [DatevProcessor(), SepaProcessor(), EInvoiceProcessor(), OtherDocumentProcessor()]
+    )

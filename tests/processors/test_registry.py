@@ -8,6 +8,7 @@ import pytest
 
 from processors.base import (
     CompanyProfile,
+    Declined,
     DocumentType,
     FailureCode,
     FileKind,
@@ -64,13 +65,45 @@ def test_names_must_be_unique() -> None:
         Registry([FixedScore("same", 1), FixedScore("same", 2)])
 
 
-def test_default_registry_falls_back_to_other_documents() -> None:
+def test_default_registry_ends_with_the_fallback() -> None:
     registry = default_registry()
-    assert any(isinstance(p, OtherDocumentProcessor) for p in registry.processors)
-    for kind in (FileKind.PDF, FileKind.XML):
-        assert isinstance(registry.choose(kind, b"", CONTEXT), OtherDocumentProcessor)
+    names = [p.name for p in registry.processors]
+    assert names[-1] == "other_document"
+    assert {"einvoice", "sepa", "datev"} <= set(names)
+    assert isinstance(
+        registry.candidates(FileKind.PDF, b"%PDF-", CONTEXT)[-1], OtherDocumentProcessor
+    )
     with pytest.raises(NoProcessorFound):
         registry.choose(FileKind.IMAGE, b"\x89PNG", CONTEXT)
+
+
+@dataclass
+class Decliner(FixedScore):
+    def process(self, data: bytes, context: ProcessingContext) -> Outcome:
+        raise Declined("not mine after all")
+
+
+def test_a_declining_processor_passes_the_file_on() -> None:
+    registry = Registry([Decliner("picky", 10), FixedScore("next", 5), FixedScore("last", 1)])
+
+    outcome = registry.process(b"%PDF-", FileKind.PDF, b"%PDF-", CONTEXT)
+
+    assert outcome.data == {"by": "next"}
+
+
+def test_a_pdf_without_an_e_invoice_is_declined_and_filed_as_other_document() -> None:
+    import io
+
+    from pypdf import PdfWriter
+
+    buffer = io.BytesIO()
+    writer = PdfWriter()
+    writer.add_blank_page(width=200, height=200)
+    writer.write(buffer)
+
+    outcome = default_registry().process(buffer.getvalue(), FileKind.PDF, b"%PDF-", CONTEXT)
+
+    assert outcome.result_type is ResultType.OTHER_DOCUMENT
 
 
 def test_specific_processor_outscores_the_fallback() -> None:

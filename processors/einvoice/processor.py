@@ -1,0 +1,187 @@
+"""The e-invoice processor: XML e-invoices and PDFs with an embedded one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from lxml import etree
+
+from processors.base import (
+    DocumentType,
+    FileKind,
+    Outcome,
+    ProcessingContext,
+    ResultType,
+)
+from processors.einvoice.findings import (
+    Finding,
+    InvalidEInvoiceError,
+    Level,
+    NotAnEInvoiceError,
+    failing,
+)
+from processors.einvoice.pdf_attachment import UnreadablePdfError, find_embedded_invoice
+from processors.einvoice.profiles import (
+    ROOTS,
+    Syntax,
+    UnknownProfileError,
+    declared_of,
+    plan_for,
+    profile_of,
+    syntax_of,
+)
+from processors.einvoice.read_cii import ZUGFERD1, read_cii
+from processors.einvoice.read_ubl import read_ubl
+from processors.einvoice.validation import validate
+from processors.invoice_model import Invoice, decide_direction
+from processors.xmlsafe import XmlRejectedError, parse_xml, peek_root
+
+INVOICE_DOCUMENT_TYPES = frozenset(
+    {DocumentType.AUTO, DocumentType.SUPPLIER_INVOICE, DocumentType.CUSTOMER_INVOICE}
+)
+INVOICE_NAMESPACES = frozenset(namespace for namespace, _ in ROOTS)
+SCORE_EINVOICE_XML = 80
+SCORE_PDF = 40  # may carry an e-invoice; raises NotAnEInvoiceError when it does not
+SCORE_OTHER_XML = 5  # fallback: non-invoice XML becomes an other document
+
+
+class EInvoiceProcessor:
+    name = "einvoice"
+
+    def __init__(self, rules_root: Path | None = None) -> None:
+        self._rules_root = rules_root
+
+    def score(self, kind: FileKind, head: bytes, context: ProcessingContext) -> int:
+        if context.document_type not in INVOICE_DOCUMENT_TYPES:
+            return 0
+        if kind is FileKind.PDF:
+            return SCORE_PDF
+        if kind is not FileKind.XML:
+            return 0
+        root = peek_root(head)
+        if root is not None and root.namespace in INVOICE_NAMESPACES:
+            return SCORE_EINVOICE_XML
+        return SCORE_OTHER_XML
+
+    def process(self, data: bytes, context: ProcessingContext) -> Outcome:
+        if data.lstrip()[:5] == b"%PDF-":
+            return self._process_pdf(data, context)
+        return self.process_xml(data, context, source={"container": "xml"})
+
+    def _process_pdf(self, data: bytes, context: ProcessingContext) -> Outcome:
+        try:
+            embedded = find_embedded_invoice(data)
+        except UnreadablePdfError as exc:
+            raise NotAnEInvoiceError(str(exc)) from exc
+        if embedded is None:
+            raise NotAnEInvoiceError("the PDF carries no embedded e-invoice")
+        source = {
+            "container": "pdf",
+            "attachment": embedded.name,
+            "relationship": embedded.relationship,
+        }
+        return self.process_xml(embedded.data, context, source=source)
+
+    def process_xml(
+        self, data: bytes, context: ProcessingContext, *, source: dict[str, Any]
+    ) -> Outcome:
+        tree = _parse(data)
+        syntax = syntax_of(tree.getroot())
+        if syntax is None:
+            if etree.QName(tree.getroot()).namespace in INVOICE_NAMESPACES:
+                raise InvalidEInvoiceError(
+                    [
+                        Finding(
+                            "XML-ROOT",
+                            Level.FATAL,
+                            f"root element {etree.QName(tree.getroot()).localname!r} "
+                            "is not an invoice",
+                        )
+                    ]
+                )
+            return _other_document(tree.getroot())
+        findings, summary = self._validate(tree, syntax)
+        if failing(findings):
+            raise InvalidEInvoiceError(findings)
+        invoice = _read(tree.getroot(), syntax)
+        return Outcome(
+            ResultType.INVOICE, _invoice_data(invoice, context, summary, findings, source)
+        )
+
+    def _validate(
+        self, tree: etree._ElementTree, syntax: Syntax
+    ) -> tuple[list[Finding], dict[str, Any]]:
+        declared = declared_of(tree.getroot(), syntax)
+        try:
+            profile, note = profile_of(declared)
+        except UnknownProfileError as exc:
+            raise InvalidEInvoiceError([Finding("PROFILE-UNKNOWN", Level.FATAL, str(exc))]) from exc
+        plan = plan_for(syntax, profile)
+        findings = validate(tree, plan, self._rules_root)
+        if note:
+            findings.insert(0, Finding("PROFILE-NOTE", Level.INFORMATION, note))
+        summary = {
+            "syntax": str(syntax),
+            "specificationId": declared.specification_id,
+            "profile": str(profile),
+            "scenario": plan.scenario,
+        }
+        return findings, summary
+
+
+def _parse(data: bytes) -> etree._ElementTree:
+    try:
+        return parse_xml(data)
+    except XmlRejectedError as exc:
+        raise InvalidEInvoiceError([Finding("XML", Level.FATAL, str(exc))]) from exc
+
+
+def _read(root: etree._Element, syntax: Syntax) -> Invoice:
+    if syntax is Syntax.CII:
+        return read_cii(root)
+    if syntax is Syntax.ZUGFERD1:
+        return read_cii(root, ZUGFERD1)
+    return read_ubl(root)
+
+
+def _other_document(root: etree._Element) -> Outcome:
+    qname = etree.QName(root)
+    return Outcome(
+        ResultType.OTHER_DOCUMENT,
+        {
+            "reason": "XML that is not an e-invoice",
+            "rootElement": qname.localname,
+            "rootNamespace": qname.namespace,
+        },
+    )
+
+
+def _invoice_data(
+    invoice: Invoice,
+    context: ProcessingContext,
+    summary: dict[str, Any],
+    findings: list[Finding],
+    source: dict[str, Any],
+) -> dict[str, Any]:
+    decision = decide_direction(
+        invoice.seller,
+        invoice.buyer,
+        context.company,
+        context.document_type,
+        seller_ibans=[m.payee_iban for m in invoice.payment_means if m.payee_iban],
+        buyer_ibans=[m.payer_iban for m in invoice.payment_means if m.payer_iban],
+    )
+    return {
+        "invoice": invoice.to_dict(),
+        "direction": str(decision.direction),
+        "directionUncertain": decision.uncertain,
+        "directionMismatch": decision.mismatch,
+        "directionReason": decision.reason,
+        "validation": {
+            **summary,
+            "valid": True,
+            "findings": [finding.to_dict() for finding in findings],
+        },
+        "source": source,
+    }
