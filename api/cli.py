@@ -119,6 +119,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_worker(args: argparse.Namespace) -> int:
+    import logging
+    import signal
+
+    from flows.worker import start
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    worker = start(args.processes)
+    signal.signal(signal.SIGTERM, lambda *_: worker.stop.set())
+    try:
+        worker.run()
+    except KeyboardInterrupt:
+        worker.stop.set()
+    worker.env.executor.shutdown()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="docintake", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -155,6 +172,10 @@ def build_parser() -> argparse.ArgumentParser:
     key_list.add_argument("--company", type=uuid.UUID, required=True)
     key_list.add_argument("--json", action="store_true")
     key_list.set_defaults(func=cmd_apikey_list)
+
+    worker = sub.add_parser("worker", help="run a pipeline worker (needs a Prefect server)")
+    worker.add_argument("--processes", type=int, default=None, help="default: CPU cores")
+    worker.set_defaults(func=cmd_worker)
 
     serve = sub.add_parser("serve", help="run the API and web application")
     serve.add_argument("--host", default="127.0.0.1")

@@ -85,3 +85,21 @@ def inspect_central_directory(fileobj: BinaryIO, limits: ArchiveLimits) -> Archi
             " are allowed",
         )
     return ArchiveSummary(file_count=len(entries), declared_bytes=declared, skipped=skipped)
+
+
+@dataclass(frozen=True, slots=True)
+class UnpackedEntry:
+    """One document of an archive, read with the limits applied to inflated bytes."""
+
+    position: int
+    name: str
+    sha256: str
+    size: int
+    too_large: bool
+    unreadable: str | None
+
+
+def safe_label(name: str) -> str:
+    """An entry name as a file name label: no control characters, bounded length."""
+    cleaned = "".join(char if ord(char) >= 32 else "?" for char in name)
+    return cleaned[:1024] or "unnamed"

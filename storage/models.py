@@ -107,7 +107,17 @@ class Result(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     deleted_at: Mapped[datetime | None]
 
-    __table_args__ = (Index("ix_results_company_sha256", "company_id", "sha256"),)
+    __table_args__ = (
+        # The same content in one company is booked once: later copies share this result.
+        Index(
+            "uq_results_company_sha256",
+            "company_id",
+            "sha256",
+            unique=True,
+            sqlite_where=text("deleted_at IS NULL"),
+            postgresql_where=text("deleted_at IS NULL"),
+        ),
+    )
 
 
 class Batch(Base):
@@ -127,6 +137,7 @@ class Batch(Base):
     attempts: Mapped[int] = mapped_column(default=0)
     lease_owner: Mapped[str | None] = mapped_column(String(255))
     lease_expires_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
@@ -149,7 +160,7 @@ class Batch(Base):
             postgresql_where=text("external_id IS NULL"),
         ),
         Index("ix_batches_company_created", "company_id", "created_at"),
-        Index("ix_batches_unpack_state", "unpack_state"),
+        Index("ix_batches_finished_created", "finished_at", "created_at"),
     )
 
 
@@ -195,7 +206,15 @@ class Upload(Base):
             sqlite_where=text("batch_id IS NULL AND external_id IS NULL"),
             postgresql_where=text("batch_id IS NULL AND external_id IS NULL"),
         ),
-        Index("ix_uploads_batch_position", "batch_id", "position"),
+        # One upload per archive entry, so an interrupted unpack resumes without doubles.
+        Index(
+            "uq_uploads_batch_position",
+            "batch_id",
+            "position",
+            unique=True,
+            sqlite_where=text("batch_id IS NOT NULL"),
+            postgresql_where=text("batch_id IS NOT NULL"),
+        ),
         Index("ix_uploads_company_created", "company_id", "created_at"),
         Index("ix_uploads_status_created", "status", "created_at"),
     )

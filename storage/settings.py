@@ -53,6 +53,11 @@ class Settings(BaseSettings):
     # Documents per second the pipeline is assumed to finish; drives Retry-After.
     expected_throughput_per_second: float = Field(default=25.0, gt=0)
 
+    # Pipeline workers.
+    worker_processes: int = Field(default=0, ge=0)  # 0: one per CPU core
+    document_time_limit_seconds: float = Field(default=60.0, gt=0)
+    lease_seconds: float = Field(default=30.0, gt=1)
+
     @property
     def max_request_bytes(self) -> int:
         """The hard cap on a request body: four times the per-file limit."""

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-22 02:33:53.449815
+Create Date: 2026-11-22 02:59:26.833241
 """
 
 from __future__ import annotations
@@ -63,6 +63,7 @@ def upgrade() -> None:
         sa.Column("attempts", sa.Integer(), nullable=False),
         sa.Column("lease_owner", sa.String(length=255), nullable=True),
         sa.Column("lease_expires_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(
@@ -74,7 +75,9 @@ def upgrade() -> None:
         batch_op.create_index(
             "ix_batches_company_created", ["company_id", "created_at"], unique=False
         )
-        batch_op.create_index("ix_batches_unpack_state", ["unpack_state"], unique=False)
+        batch_op.create_index(
+            "ix_batches_finished_created", ["finished_at", "created_at"], unique=False
+        )
         batch_op.create_index(
             "uq_batches_company_content",
             ["company_id", "sha256", "document_type"],
@@ -105,7 +108,13 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id", name=op.f("pk_results")),
     )
     with op.batch_alter_table("results", schema=None) as batch_op:
-        batch_op.create_index("ix_results_company_sha256", ["company_id", "sha256"], unique=False)
+        batch_op.create_index(
+            "uq_results_company_sha256",
+            ["company_id", "sha256"],
+            unique=True,
+            sqlite_where=sa.text("deleted_at IS NULL"),
+            postgresql_where=sa.text("deleted_at IS NULL"),
+        )
 
     op.create_table(
         "uploads",
@@ -140,11 +149,17 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id", name=op.f("pk_uploads")),
     )
     with op.batch_alter_table("uploads", schema=None) as batch_op:
-        batch_op.create_index("ix_uploads_batch_position", ["batch_id", "position"], unique=False)
         batch_op.create_index(
             "ix_uploads_company_created", ["company_id", "created_at"], unique=False
         )
         batch_op.create_index("ix_uploads_status_created", ["status", "created_at"], unique=False)
+        batch_op.create_index(
+            "uq_uploads_batch_position",
+            ["batch_id", "position"],
+            unique=True,
+            sqlite_where=sa.text("batch_id IS NOT NULL"),
+            postgresql_where=sa.text("batch_id IS NOT NULL"),
+        )
         batch_op.create_index(
             "uq_uploads_company_content",
             ["company_id", "sha256", "document_type"],
@@ -199,13 +214,21 @@ def downgrade() -> None:
             sqlite_where=sa.text("batch_id IS NULL AND external_id IS NULL"),
             postgresql_where=sa.text("batch_id IS NULL AND external_id IS NULL"),
         )
+        batch_op.drop_index(
+            "uq_uploads_batch_position",
+            sqlite_where=sa.text("batch_id IS NOT NULL"),
+            postgresql_where=sa.text("batch_id IS NOT NULL"),
+        )
         batch_op.drop_index("ix_uploads_status_created")
         batch_op.drop_index("ix_uploads_company_created")
-        batch_op.drop_index("ix_uploads_batch_position")
 
     op.drop_table("uploads")
     with op.batch_alter_table("results", schema=None) as batch_op:
-        batch_op.drop_index("ix_results_company_sha256")
+        batch_op.drop_index(
+            "uq_results_company_sha256",
+            sqlite_where=sa.text("deleted_at IS NULL"),
+            postgresql_where=sa.text("deleted_at IS NULL"),
+        )
 
     op.drop_table("results")
     with op.batch_alter_table("batches", schema=None) as batch_op:
@@ -219,7 +242,7 @@ def downgrade() -> None:
             sqlite_where=sa.text("external_id IS NULL"),
             postgresql_where=sa.text("external_id IS NULL"),
         )
-        batch_op.drop_index("ix_batches_unpack_state")
+        batch_op.drop_index("ix_batches_finished_created")
         batch_op.drop_index("ix_batches_company_created")
 
     op.drop_table("batches")

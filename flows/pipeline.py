@@ -1,0 +1,165 @@
+"""Prefect flows and thin tasks. The work itself is in flows/work.py and flows/unpack.py.
+
+- `process-batch` (run name `batch-<id>`, tags company and document type): unpack the
+  archive, fan out one task per file, keep a progress artifact current, end with a table
+  artifact keyed `batch-<id>`.
+- `process-uploads` (run name `uploads-<time>`): a drain window for single uploads. It
+  keeps claiming queued single uploads until the queue has been idle for a while, so a
+  flow run's fixed cost (about a second here) is paid per window, not per upload.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from typing import Any
+
+from prefect import flow, get_run_logger, task
+from prefect.artifacts import (
+    create_progress_artifact,
+    create_table_artifact,
+    update_progress_artifact,
+)
+from prefect.cache_policies import NO_CACHE
+from prefect.task_runners import ThreadPoolTaskRunner
+
+from flows import runtime
+from flows.unpack import BatchInfo, unpack
+from flows.work import Job, JobResult, claim, recover_singles, run_job
+from storage.models import Batch, utcnow
+from storage.repositories import batches as batch_repo
+from storage.repositories import uploads as upload_repo
+from storage.repositories import work as work_repo
+
+RESULT_PATHS = {
+    "invoice": "invoices",
+    "other_document": "documents",
+    "bank_statement": "bank-imports",
+    "payment_file": "payment-files",
+}
+
+
+@task(name="unpack-archive", task_run_name="unpack-{batch_id}", cache_policy=NO_CACHE)
+def unpack_archive(batch_id: str) -> int:
+    env = runtime.current()
+    with env.db.read_session() as session:
+        batch = session.get(Batch, uuid.UUID(batch_id))
+        assert batch is not None
+        info = BatchInfo.of(batch)
+    return unpack(env, info)
+
+
+@task(name="read-document", task_run_name="read-{job.file_name}", cache_policy=NO_CACHE)
+def read_document_task(job: Job) -> JobResult:
+    return run_job(runtime.current(), job)
+
+
+def _recover_batch(batch_id: uuid.UUID) -> None:
+    env = runtime.current()
+    with env.db.session() as session:
+        work_repo.recover_expired_uploads(session, utcnow(), batch_id)
+        session.commit()
+
+
+def _batch_rows(batch_id: uuid.UUID) -> list[dict[str, Any]]:
+    env = runtime.current()
+    base = env.settings.public_base_url.rstrip("/")
+    with env.db.read_session() as session:
+        uploads = batch_repo.uploads_of(session, batch_id)
+        results = upload_repo.results_by_id(session, {u.result_id for u in uploads if u.result_id})
+    rows = []
+    for upload in uploads:
+        result = results.get(upload.result_id) if upload.result_id else None
+        rows.append(
+            {
+                "file": upload.file_name,
+                "upload": str(upload.id),
+                "status": upload.status,
+                "result": f"{base}/app/{RESULT_PATHS[result.type]}/{result.id}" if result else "",
+                "error": upload.error_code or "",
+            }
+        )
+    return rows
+
+
+def _claim_batch_jobs(batch_id: uuid.UUID) -> list[Job]:
+    return claim(runtime.current(), limit=10_000, batch_id=batch_id)
+
+
+@flow(
+    name="process-batch",
+    flow_run_name="batch-{batch_id}",
+    task_runner=ThreadPoolTaskRunner(max_workers=8),  # type: ignore[arg-type]
+)
+def process_batch(batch_id: str) -> dict[str, int]:
+    logger = get_run_logger()
+    env = runtime.current()
+    key = uuid.UUID(batch_id)
+    created = unpack_archive.submit(batch_id).result()
+    logger.info("batch %s: %d files unpacked", batch_id, created)
+    progress = create_progress_artifact(0.0, description=f"batch {batch_id}")
+    assert isinstance(progress, uuid.UUID)  # the sync API returns the id itself
+    done = 0
+    while True:
+        _recover_batch(key)
+        jobs = _claim_batch_jobs(key)
+        if not jobs:
+            with env.db.read_session() as session:
+                active = work_repo.active_in_batch(session, key)
+            if active == 0:
+                break
+            time.sleep(1.0)  # another worker's lease has not expired yet
+            continue
+        total = done + len(jobs)
+        for future in read_document_task.map(jobs):
+            result = future.result()
+            done += 1
+            logger.info("upload %s (%s): %s", result.upload_id, result.file_name, result.status)
+            update_progress_artifact(progress, 100.0 * done / max(total, 1))
+    update_progress_artifact(progress, 100.0)
+    rows = _batch_rows(key)
+    create_table_artifact(rows, key=f"batch-{batch_id}", description=f"Uploads of batch {batch_id}")
+    with env.db.session() as session:
+        work_repo.finish_batch(session, key, env.owner)
+        session.commit()
+    counts: dict[str, int] = {}
+    for row in rows:
+        counts[row["status"]] = counts.get(row["status"], 0) + 1
+    return counts
+
+
+@flow(name="process-uploads", flow_run_name="uploads-{window}")
+def process_uploads(window: str, idle_seconds: float = 3.0, max_seconds: float = 120.0) -> int:
+    """Drain single uploads until the queue has been idle for `idle_seconds`."""
+    logger = get_run_logger()
+    env = runtime.current()
+    slots = env.executor.processes * 2
+    started = last_busy = time.monotonic()
+    finished = 0
+    in_flight: set[Future[JobResult]] = set()
+    with ThreadPoolExecutor(slots, thread_name_prefix="upload") as pool:
+        while True:
+            now = time.monotonic()
+            free = slots - len(in_flight)
+            jobs = claim(env, free) if free > 0 and now - started < max_seconds else []
+            in_flight.update(pool.submit(run_job, env, job) for job in jobs)
+            if in_flight:
+                last_busy = now
+                done, in_flight = wait(in_flight, timeout=0.1, return_when=FIRST_COMPLETED)
+                for future in done:
+                    result = future.result()
+                    finished += 1
+                    logger.info(
+                        "upload %s (%s): %s %s",
+                        result.upload_id,
+                        result.file_name,
+                        result.status,
+                        result.error_code or "",
+                    )
+                continue
+            if now - last_busy > idle_seconds or now - started >= max_seconds:
+                break
+            time.sleep(0.1)
+    recover_singles(env)
+    return finished

@@ -1,0 +1,199 @@
+"""The queue of record: claiming queued uploads and batches under a lease, extending
+and releasing leases, and recovering the work of workers that died.
+
+Claims are atomic: on Postgres `FOR UPDATE SKIP LOCKED`, so workers on many machines
+never take the same row; on SQLite every write transaction starts with
+`BEGIN IMMEDIATE` (storage/db.py), so claims are serialised by the database lock.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from sqlalchemy import Select, and_, or_, select, update
+from sqlalchemy.orm import Session
+
+from processors.base import FailureCode
+from storage.models import Batch, Upload, utcnow
+from storage.repositories.uploads import change_status
+from storage.states import UnpackState, UploadStatus
+
+# A document that was in hand when its worker died twice is not tried a third time.
+MAX_ATTEMPTS = 2
+
+
+def _lockable(session: Session, statement: Select[Upload]) -> Select[Upload]:
+    if session.get_bind().dialect.name == "postgresql":
+        return statement.with_for_update(skip_locked=True)
+    return statement
+
+
+def claim_uploads(
+    session: Session,
+    owner: str,
+    limit: int,
+    lease: timedelta,
+    batch_id: uuid.UUID | None = None,
+) -> list[Upload]:
+    """Move up to `limit` queued uploads (single uploads, or those of one batch) to
+    processing under a lease held by `owner`."""
+    scope = Upload.batch_id.is_(None) if batch_id is None else Upload.batch_id == batch_id
+    statement = (
+        select(Upload)
+        .where(Upload.status == UploadStatus.QUEUED, scope)
+        .order_by(Upload.created_at, Upload.position)
+        .limit(limit)
+    )
+    uploads = list(session.scalars(_lockable(session, statement)))
+    expires = utcnow() + lease
+    for upload in uploads:
+        change_status(session, upload, UploadStatus.PROCESSING)
+        upload.lease_owner = owner
+        upload.lease_expires_at = expires
+        upload.attempts += 1
+    session.flush()
+    return uploads
+
+
+def extend_upload_leases(
+    session: Session, owner: str, upload_ids: Sequence[uuid.UUID], lease: timedelta
+) -> None:
+    if upload_ids:
+        session.execute(
+            update(Upload)
+            .where(Upload.id.in_(upload_ids), Upload.lease_owner == owner)
+            .values(lease_expires_at=utcnow() + lease)
+        )
+
+
+def held_upload(session: Session, upload_id: uuid.UUID, owner: str) -> Upload | None:
+    """The upload, locked, if `owner` still holds it in processing; None if the lease
+    was lost (another worker took it over)."""
+    statement = select(Upload).where(
+        Upload.id == upload_id,
+        Upload.status == UploadStatus.PROCESSING,
+        Upload.lease_owner == owner,
+    )
+    if session.get_bind().dialect.name == "postgresql":
+        statement = statement.with_for_update()
+    return session.scalars(statement).one_or_none()
+
+
+def release_upload(session: Session, upload: Upload) -> None:
+    """Give an upload back without blaming it (an infrastructure error, a shutdown)."""
+    change_status(session, upload, UploadStatus.QUEUED)
+    upload.lease_owner = upload.lease_expires_at = None
+    upload.attempts = max(0, upload.attempts - 1)
+
+
+def fail_upload(session: Session, upload: Upload, code: FailureCode, message: str) -> None:
+    change_status(session, upload, UploadStatus.FAILED)
+    upload.error_code, upload.error_message = code, message[:4000]
+    upload.lease_owner = upload.lease_expires_at = None
+
+
+def complete_upload(session: Session, upload: Upload, result_id: uuid.UUID) -> None:
+    change_status(session, upload, UploadStatus.COMPLETED)
+    upload.result_id = result_id
+    upload.error_code = upload.error_message = None
+    upload.lease_owner = upload.lease_expires_at = None
+
+
+def recover_expired_uploads(
+    session: Session, now: datetime, batch_id: uuid.UUID | None = None
+) -> tuple[int, int]:
+    """Uploads whose worker died: back to queued, or failed after MAX_ATTEMPTS.
+    Returns (requeued, failed)."""
+    scope = Upload.batch_id.is_(None) if batch_id is None else Upload.batch_id == batch_id
+    statement = select(Upload).where(
+        Upload.status == UploadStatus.PROCESSING, Upload.lease_expires_at < now, scope
+    )
+    requeued = failed = 0
+    for upload in session.scalars(_lockable(session, statement)):
+        if upload.attempts >= MAX_ATTEMPTS:
+            fail_upload(
+                session,
+                upload,
+                FailureCode.PROCESSING_FAILED,
+                "The document stopped its worker repeatedly; retry it in the web application.",
+            )
+            failed += 1
+        else:
+            change_status(session, upload, UploadStatus.QUEUED)
+            upload.lease_owner = upload.lease_expires_at = None
+            requeued += 1
+    session.flush()
+    return requeued, failed
+
+
+def claim_batch(session: Session, owner: str, lease: timedelta) -> Batch | None:
+    """The oldest unfinished batch that nobody holds (or whose holder died)."""
+    now = utcnow()
+    statement = (
+        select(Batch)
+        .where(
+            Batch.finished_at.is_(None),
+            or_(Batch.lease_expires_at.is_(None), Batch.lease_expires_at < now),
+        )
+        .order_by(Batch.created_at)
+        .limit(1)
+    )
+    if session.get_bind().dialect.name == "postgresql":
+        statement = statement.with_for_update(skip_locked=True)
+    batch = session.scalars(statement).one_or_none()
+    if batch is not None:
+        batch.lease_owner = owner
+        batch.lease_expires_at = now + lease
+        batch.attempts += 1
+        session.flush()
+    return batch
+
+
+def extend_batch_lease(session: Session, batch_id: uuid.UUID, owner: str, lease: timedelta) -> bool:
+    result = session.execute(
+        update(Batch)
+        .where(Batch.id == batch_id, Batch.lease_owner == owner)
+        .values(lease_expires_at=utcnow() + lease)
+    )
+    return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+def finish_batch(session: Session, batch_id: uuid.UUID, owner: str) -> None:
+    session.execute(
+        update(Batch)
+        .where(Batch.id == batch_id, Batch.lease_owner == owner)
+        .values(finished_at=utcnow(), lease_owner=None, lease_expires_at=None)
+    )
+
+
+def fail_batch(session: Session, batch: Batch, code: str, message: str) -> None:
+    batch.unpack_state = UnpackState.FAILED
+    batch.error_code, batch.error_message = code, message
+    batch.finished_at = utcnow()
+    batch.lease_owner = batch.lease_expires_at = None
+
+
+def positions_of(session: Session, batch_id: uuid.UUID) -> set[int]:
+    statement = select(Upload.position).where(Upload.batch_id == batch_id)
+    return {position for position in session.scalars(statement) if position is not None}
+
+
+def active_in_batch(session: Session, batch_id: uuid.UUID) -> int:
+    statement = select(Upload.id).where(
+        and_(
+            Upload.batch_id == batch_id,
+            Upload.status.in_([UploadStatus.QUEUED, UploadStatus.PROCESSING]),
+        )
+    )
+    return len(list(session.scalars(statement)))
+
+
+def has_queued_singles(session: Session) -> bool:
+    statement = (
+        select(Upload.id)
+        .where(Upload.status == UploadStatus.QUEUED, Upload.batch_id.is_(None))
+        .limit(1)
+    )
+    return session.scalars(statement).first() is not None
