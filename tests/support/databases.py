@@ -37,8 +37,10 @@ def migrated_postgres(**engine_kwargs: object) -> Iterator[Engine]:
     admin = make_engine(POSTGRES_URL, pool_size=1)
     with admin.begin() as connection:
         connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+    # The schema is in the URL itself, so another process can use the same database.
+    separator = "&" if "?" in POSTGRES_URL else "?"
     engine = make_engine(
-        POSTGRES_URL, connect_args={"options": f"-csearch_path={schema}"}, **engine_kwargs
+        f"{POSTGRES_URL}{separator}options=-csearch_path%3D{schema}", **engine_kwargs
     )
     try:
         upgrade(engine)

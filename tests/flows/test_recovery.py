@@ -1,0 +1,266 @@
+"""Through failures: killed workers, pathological documents, dependencies away."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from lxml import etree
+from sqlalchemy import Engine, func, select
+
+from flows import runtime
+from flows.executor import DocumentExecutor
+from flows.pipeline import process_batch
+from flows.work import WorkerEnv, claim
+from flows.worker import Worker
+from processors.base import CompanyProfile, DocumentType, ProcessingContext
+from storage.db import Database, make_engine
+from storage.models import StatusChange, Upload, utcnow
+from storage.objectstore import LocalDirStore, S3Store
+from storage.repositories import work as work_repo
+from storage.states import UploadStatus
+from tests.api.helpers import make_zip, post_batch, post_upload
+from tests.conftest import Tenant
+from tests.flows.samples import blank_pdf, corpus_file
+from tests.support.proxy import OutageProxy
+from tests.support.seaweed import ACCESS_KEY, SECRET_KEY, SeaweedServer
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _statuses(db: Database, batch_id: str | None = None) -> dict[str, int]:
+    statement = select(Upload.status, func.count()).group_by(Upload.status)
+    if batch_id:
+        statement = statement.where(Upload.batch_id == uuid.UUID(batch_id))
+    with db.read_session() as session:
+        return {status: count for status, count in session.execute(statement).all()}
+
+
+def _wait_for(condition, timeout: float, what: str) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def _worker_environment(env: WorkerEnv, engine: Engine, prefect_url: str) -> dict[str, str]:
+    variables = {
+        **os.environ,
+        "PREFECT_API_URL": prefect_url,
+        "DOCINTAKE_DATABASE_URL": engine.url.render_as_string(hide_password=False),
+        "DOCINTAKE_LEASE_SECONDS": "3",
+        "DOCINTAKE_MAX_ARCHIVE_FILES": str(env.settings.max_archive_files),
+        "DOCINTAKE_MAX_FILE_BYTES": str(env.settings.max_file_bytes),
+        "DOCINTAKE_MAX_ARCHIVE_BYTES": str(env.settings.max_archive_bytes),
+    }
+    if isinstance(env.store, LocalDirStore):
+        variables["DOCINTAKE_VAR_DIR"] = str(env.store.root.parent)
+        assert env.store.root.name == "objects"
+    else:
+        assert isinstance(env.store, S3Store)
+        endpoint = env.store._client._base_url.host  # noqa: SLF001 - the test's own client
+        variables |= {
+            "DOCINTAKE_S3_ENDPOINT": endpoint,
+            "DOCINTAKE_S3_BUCKET": env.store.bucket,
+            "DOCINTAKE_S3_ACCESS_KEY": ACCESS_KEY,
+            "DOCINTAKE_S3_SECRET_KEY": SECRET_KEY,
+        }
+    return variables
+
+
+def test_worker_killed_mid_batch_is_taken_over(
+    api: TestClient, company: Tenant, env: WorkerEnv, fresh_engine: Engine, prefect_server: str
+) -> None:
+    env.settings.max_archive_files = 100
+    env.settings.max_archive_bytes = 64 * 1024 * 1024
+    invoices = {
+        f"{i:03d}-{corpus_file('accept', '.xml', i)[0]}": corpus_file("accept", ".xml", i)[1]
+        for i in range(60)
+    }
+    batch_id = post_batch(api, company.headers, make_zip(invoices)).json()["id"]
+
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "worker", "--processes", "1"],
+        env=_worker_environment(env, fresh_engine, prefect_server),
+        cwd=ROOT,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        _wait_for(
+            lambda: _statuses(env.db, batch_id).get("completed", 0) >= 3,
+            120,
+            "the worker to complete a few uploads",
+        )
+    finally:
+        os.killpg(worker.pid, signal.SIGKILL)
+        worker.wait()
+    at_kill = _statuses(env.db, batch_id)
+    assert at_kill.get("completed", 0) < 60, "the batch finished before the kill"
+
+    time.sleep(3.5)  # the dead worker's leases expire
+    env.lease = timedelta(seconds=30)
+    with env.db.session() as session:
+        batch = work_repo.claim_batch(session, env.owner, env.lease)
+        assert batch is not None and str(batch.id) == batch_id
+        session.commit()
+    process_batch(batch_id)
+
+    final = _statuses(env.db, batch_id)
+    assert sum(final.values()) == 60
+    assert set(final) <= {"completed", "failed"}, final  # every upload reached a terminal state
+    assert final.get("completed", 0) >= 58  # the corpus labels nearly all of these valid
+    if at_kill.get("processing"):
+        with env.db.read_session() as session:
+            taken_back = session.scalar(
+                select(func.count())
+                .select_from(StatusChange)
+                .where(StatusChange.from_status == "processing", StatusChange.to_status == "queued")
+            )
+        assert taken_back == at_kill["processing"]
+
+
+def test_upload_in_hand_when_its_worker_died_twice_fails_processing_failed(
+    api: TestClient, company: Tenant, env: WorkerEnv
+) -> None:
+    upload_id = post_upload(api, company.headers, blank_pdf("deadly")).json()["id"]
+    env.lease = timedelta(seconds=0)
+
+    for expected in ("queued", "failed"):
+        assert [job.upload_id for job in claim(env, 10)] == [uuid.UUID(upload_id)]
+        env.in_hand.clear()  # the worker "died": nobody extends the lease
+        with env.db.session() as session:
+            work_repo.recover_expired_uploads(session, utcnow() + timedelta(seconds=1))
+            session.commit()
+        assert (
+            api.get(f"/v1/uploads/{upload_id}", headers=company.headers).json()["status"]
+            == expected
+        )
+
+    error = api.get(f"/v1/uploads/{upload_id}", headers=company.headers).json()["error"]
+    assert error["code"] == "processing_failed"
+
+
+def _pathological_invoice() -> bytes:
+    """A real e-invoice with thousands of lines: slow to validate, not broken."""
+    _, data = corpus_file("accept", ".xml")
+    tree = etree.fromstring(data)
+    lines = [
+        el
+        for el in tree
+        if etree.QName(el).localname in ("InvoiceLine", "IncludedSupplyChainTradeLineItem")
+    ]
+    if not lines:
+        for element in tree.iter():
+            if etree.QName(element).localname == "IncludedSupplyChainTradeLineItem":
+                lines = [element]
+                break
+    assert lines, "the sample has no line items"
+    parent = lines[0].getparent()
+    assert parent is not None
+    for _ in range(20_000):
+        parent.insert(parent.index(lines[0]), etree.fromstring(etree.tostring(lines[0])))
+    return etree.tostring(tree)
+
+
+def test_document_over_the_time_limit_fails_processing_failed() -> None:
+    executor = DocumentExecutor(processes=1, time_limit=0.5)
+    try:
+        context = ProcessingContext(DocumentType.AUTO, "slow.xml", CompanyProfile("Acme"))
+        started = time.monotonic()
+        outcome = executor.read(_pathological_invoice(), context)
+        elapsed = time.monotonic() - started
+    finally:
+        executor.shutdown()
+    assert outcome.failure_code == "processing_failed"
+    assert "longer than 0.5 s" in (outcome.failure_message or "")
+    assert elapsed < 15
+
+
+@pytest.fixture
+def outage_env(
+    env: WorkerEnv, backend: str, request: pytest.FixtureRequest
+) -> Iterator[tuple[WorkerEnv, list[OutageProxy]]]:
+    """The worker's connections to Postgres and S3 run through proxies the test can cut."""
+    if not backend.startswith("postgres"):
+        pytest.skip("the embedded backend has no network dependency to cut")
+    from tests.support.databases import POSTGRES_URL
+
+    db_proxy = OutageProxy("127.0.0.1", 5432)
+    schema_url = env.db.engine.url.render_as_string(hide_password=False)
+    proxied_url = schema_url.replace("127.0.0.1:5432", db_proxy.address)
+    assert proxied_url != schema_url, POSTGRES_URL
+    seaweed: SeaweedServer = request.getfixturevalue("seaweed")
+    host, port = seaweed.endpoint.split(":")
+    store_proxy = OutageProxy(host, int(port))
+    from storage.objectstore import make_minio_client
+
+    assert isinstance(env.store, S3Store)
+    proxied = WorkerEnv(
+        settings=env.settings,
+        db=Database(make_engine(proxied_url, pool_size=4)),
+        store=S3Store(
+            make_minio_client(store_proxy.address, ACCESS_KEY, SECRET_KEY), env.store.bucket
+        ),
+        executor=env.executor,
+        owner="outage-worker",
+        lease=timedelta(seconds=30),
+    )
+    runtime.install(proxied)
+    yield proxied, [db_proxy, store_proxy]
+    runtime.install(env)
+    for proxy in (db_proxy, store_proxy):
+        proxy.close()
+    proxied.db.engine.dispose()
+
+
+@pytest.mark.parametrize("cut", ["database", "object store"])
+def test_work_waits_for_a_dependency_and_resumes(
+    api: TestClient,
+    company: Tenant,
+    env: WorkerEnv,
+    outage_env: tuple[WorkerEnv, list[OutageProxy]],
+    cut: str,
+) -> None:
+    worker_env, (db_proxy, store_proxy) = outage_env
+    proxy = db_proxy if cut == "database" else store_proxy
+    worker = Worker(worker_env)
+    thread = threading.Thread(target=worker.run, daemon=True)
+    proxy.cut()
+    thread.start()
+    try:
+        ids = [
+            post_upload(api, company.headers, blank_pdf(f"{cut}-{i}")).json()["id"]
+            for i in range(3)
+        ]
+        time.sleep(4)  # the worker keeps failing to reach the dependency
+        assert _statuses(env.db).get("completed", 0) == 0
+        assert _statuses(env.db).get("failed", 0) == 0
+        proxy.restore()
+        _wait_for(
+            lambda: _statuses(env.db).get("completed", 0) == 3,
+            60,
+            "the uploads to complete after the outage",
+        )
+    finally:
+        worker.stop.set()
+        thread.join(timeout=30)
+    for upload_id in ids:
+        assert (
+            api.get(f"/v1/uploads/{upload_id}", headers=company.headers).json()["status"]
+            == "completed"
+        )
+    assert _statuses(env.db) == {UploadStatus.COMPLETED.value: 3}
