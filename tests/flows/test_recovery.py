@@ -70,7 +70,7 @@ def _worker_environment(env: WorkerEnv, engine: Engine, prefect_url: str) -> dic
         assert env.store.root.name == "objects"
     else:
         assert isinstance(env.store, S3Store)
-        endpoint = env.store._client._base_url.host  # noqa: SLF001 - the test's own client
+        endpoint = env.store._client._base_url.host
         variables |= {
             "DOCINTAKE_S3_ENDPOINT": endpoint,
             "DOCINTAKE_S3_BUCKET": env.store.bucket,

@@ -3,6 +3,7 @@ dependency (Postgres, S3) between the pipeline and the server."""
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 
@@ -31,10 +32,8 @@ class OutageProxy:
         self._up.clear()
         with self._lock:
             for connection in self._connections:
-                try:
+                with contextlib.suppress(OSError):
                     connection.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
                 connection.close()
             self._connections.clear()
 
@@ -74,7 +73,5 @@ class OutageProxy:
             pass
         finally:
             for end in (source, sink):
-                try:
+                with contextlib.suppress(OSError):
                     end.close()
-                except OSError:
-                    pass
