@@ -10,10 +10,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import intake
+from bench import intake, pipeline
 
 RESULTS = Path(__file__).parent / "results"
-BENCHMARKS: dict[str, Callable[[], dict[str, Any]]] = {"intake": intake.run}
+BENCHMARKS: dict[str, Callable[[], dict[str, Any]]] = {
+    "intake": intake.run,
+    "pipeline": pipeline.run,
+}
 
 
 def main(names: list[str]) -> int:

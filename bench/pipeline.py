@@ -1,0 +1,263 @@
+"""Pipeline benchmarks on real processes (Prefect server, API, one worker; Postgres when
+reachable, else SQLite; local object directory), each next to its floor or target:
+
+1. A 100-file batch from ../shared/corpus, POST until terminal. Floor: the pure
+   processors' CPU time for those files, divided by the cores.
+2. 1,000 small single uploads from 16 concurrent clients: documents/s sustained, and
+   queued-to-completed latency from the status history.
+3. Polling while a batch is processing: GET /v1/uploads/{id} at 200 requests/s, and the
+   batch GET with 100 uploads.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import statistics
+import tempfile
+import threading
+import time
+import zipfile
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import httpx2 as httpx
+from pypdf import PdfWriter
+from sqlalchemy import text
+
+from bench.stack import Stack
+from flows.executor import _warm_up, read_in_child
+from processors.base import CompanyProfile, DocumentType, ProcessingContext
+from storage.db import make_engine
+from tests.support.databases import migrated_postgres, migrated_sqlite, postgres_reachable
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+CORES = os.cpu_count() or 1
+
+
+def _corpus_files(count: int) -> list[tuple[str, bytes]]:
+    rows = [json.loads(line) for line in (CORPUS / "manifest.jsonl").read_text().splitlines()]
+    wanted = (
+        "accept",
+        "invalid_e_invoice",
+        "accept_sepa",
+        "pain008",
+        "plain_pdf",
+        "opens_without_password",
+        "password_protected",
+        "bank_statement",
+        "plain_invoice",
+    )
+    picked, seen = [], set()
+    for row in rows:
+        if row["expected"] in wanted and row["sha256"] not in seen:
+            seen.add(row["sha256"])
+            picked.append(
+                (f"{len(picked):03d}-{Path(row['file']).name}", (CORPUS / row["file"]).read_bytes())
+            )
+        if len(picked) == count:
+            break
+    return picked
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def _floor_seconds(files: list[tuple[str, bytes]]) -> float:
+    _warm_up()
+    context = ProcessingContext(DocumentType.AUTO, "x", CompanyProfile("Bench GmbH"))
+    started = time.process_time()
+    for _, data in files:
+        read_in_child(data, context, 60.0)
+    return (time.process_time() - started) / CORES
+
+
+def _zip(files: list[tuple[str, bytes]]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files:
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def _wait_batch(client: httpx.Client, batch_id: str, timeout: float = 600) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        body = client.get(f"/v1/uploads/batches/{batch_id}").json()
+        if body["status"] != "processing":
+            return dict(body)
+        time.sleep(0.25)  # a client polling faster than Retry-After would load the API
+    raise RuntimeError("batch did not finish")
+
+
+def bench_batch(stack: Stack, files: list[tuple[str, bytes]]) -> dict[str, Any]:
+    floor = _floor_seconds(files)
+    key = stack.company_key("batch-bench")
+    archive = _zip(files)
+    with httpx.Client(
+        base_url=stack.api_url, headers={"Authorization": f"Bearer {key}"}, timeout=120
+    ) as client:
+        started = time.perf_counter()
+        created = client.post("/v1/uploads/batches", files={"file": ("b.zip", archive)}).json()
+        body = _wait_batch(client, created["id"])
+        elapsed = time.perf_counter() - started
+    return {
+        "files": len(files),
+        "seconds_post_to_terminal": round(elapsed, 2),
+        "floor_seconds_cpu_over_cores": round(floor, 2),
+        "ratio_to_floor": round(elapsed / floor, 2),
+        "target_ratio": 1.5,
+        "batch_status": body["status"],
+        "counts": body["counts"],
+    }
+
+
+def _tiny_pdf(index: int) -> bytes:
+    writer = PdfWriter()
+    writer.add_blank_page(width=100, height=100)
+    writer.add_metadata({"/Title": f"bench document {index}"})
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    return buffer.getvalue()
+
+
+def _latencies(database_url: str, company_key_prefix: str) -> list[float]:
+    engine = make_engine(database_url)
+    query = text(
+        "SELECT q.at, c.at FROM status_history q JOIN status_history c "
+        "ON c.upload_id = q.upload_id AND c.to_status IN ('completed', 'failed') "
+        "JOIN uploads u ON u.id = q.upload_id JOIN api_keys k ON k.company_id = u.company_id "
+        "WHERE q.to_status = 'queued' AND q.from_status IS NULL AND k.prefix = :prefix"
+    )
+    with engine.connect() as connection:
+        rows = connection.execute(query, {"prefix": company_key_prefix}).all()
+    engine.dispose()
+
+    def moment(value: Any) -> float:
+        if isinstance(value, str):
+            from datetime import datetime
+
+            value = datetime.fromisoformat(value)
+        return float(value.timestamp())
+
+    return [moment(done) - moment(queued) for queued, done in rows]
+
+
+def bench_singles(
+    stack: Stack, database_url: str, count: int = 1000, clients: int = 16
+) -> dict[str, Any]:
+    key = stack.company_key("singles-bench")
+    documents = [_tiny_pdf(i) for i in range(count)]
+    ids: list[str] = []
+    lock = threading.Lock()
+
+    def send(indexes: range) -> None:
+        with httpx.Client(
+            base_url=stack.api_url, headers={"Authorization": f"Bearer {key}"}, timeout=60
+        ) as client:
+            for index in indexes:
+                response = client.post(
+                    "/v1/uploads", files={"file": (f"{index}.pdf", documents[index])}
+                )
+                assert response.status_code == 202, response.text
+                with lock:
+                    ids.append(response.json()["id"])
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(clients) as pool:
+        list(pool.map(send, [range(i, count, clients) for i in range(clients)]))
+    accepted = time.perf_counter() - started
+    # Completion is read from the database, not by polling the API 1,000 times.
+    while len(latencies := _latencies(database_url, key[:12])) < count:
+        time.sleep(0.25)
+    elapsed = time.perf_counter() - started
+    return {
+        "uploads": count,
+        "clients": clients,
+        "seconds_to_accept_all": round(accepted, 2),
+        "seconds_to_complete_all": round(elapsed, 2),
+        "documents_per_second": round(count / elapsed, 1),
+        "target_documents_per_second": 25,
+        "queued_to_completed_p50_s": round(statistics.median(latencies), 3),
+        "queued_to_completed_p95_s": round(_percentile(latencies, 0.95), 3),
+        "target_p50_s": 2.0,
+    }
+
+
+def _paced_gets(client: httpx.Client, path: str, rate: float, seconds: float) -> list[float]:
+    timings = []
+    interval, next_at = 1.0 / rate, time.perf_counter()
+    end = next_at + seconds
+    while next_at < end:
+        now = time.perf_counter()
+        if now < next_at:
+            time.sleep(next_at - now)
+        started = time.perf_counter()
+        response = client.get(path)
+        timings.append(time.perf_counter() - started)
+        assert response.status_code == 200
+        next_at += interval
+    return timings
+
+
+def bench_polling(stack: Stack, files: list[tuple[str, bytes]]) -> dict[str, Any]:
+    key = stack.company_key("polling-bench")
+    headers = {"Authorization": f"Bearer {key}"}
+    with httpx.Client(base_url=stack.api_url, headers=headers, timeout=30) as client:
+        done = client.post("/v1/uploads/batches", files={"file": ("p.zip", _zip(files))}).json()
+        finished = _wait_batch(client, done["id"])
+        upload_id = finished["uploads"][0]["id"]
+        busy = _zip([(f"again-{name}", data + b"\n") for name, data in files])
+        running = client.post("/v1/uploads/batches", files={"file": ("q.zip", busy)}).json()
+        time.sleep(1.0)
+        with ThreadPoolExecutor(2) as pool:
+            single = pool.submit(_paced_gets, client, f"/v1/uploads/{upload_id}", 200, 5)
+            batch = pool.submit(
+                _paced_gets,
+                httpx.Client(base_url=stack.api_url, headers=headers),
+                f"/v1/uploads/batches/{done['id']}",
+                20,
+                5,
+            )
+            single_t, batch_t = single.result(), batch.result()
+        still_running = client.get(f"/v1/uploads/batches/{running['id']}").json()["status"]
+    return {
+        "upload_get_rate_per_s": 200,
+        "upload_get_p50_ms": round(1000 * statistics.median(single_t), 1),
+        "upload_get_p99_ms": round(1000 * _percentile(single_t, 0.99), 1),
+        "upload_get_target_p99_ms": 25,
+        "batch_get_uploads": len(finished["uploads"]),
+        "batch_get_p50_ms": round(1000 * statistics.median(batch_t), 1),
+        "batch_get_p99_ms": round(1000 * _percentile(batch_t, 0.99), 1),
+        "batch_get_target_p99_ms": 50,
+        "batch_still_processing_after": still_running == "processing",
+    }
+
+
+def run() -> dict[str, Any]:
+    files = _corpus_files(100)
+    with tempfile.TemporaryDirectory(prefix="docintake-pipeline-") as tmp, ExitStack() as stack:
+        work = Path(tmp)
+        if postgres_reachable():
+            engine = stack.enter_context(migrated_postgres())
+            database = "postgres"
+        else:
+            engine = stack.enter_context(migrated_sqlite(work))
+            database = "sqlite"
+        url = engine.url.render_as_string(hide_password=False)
+        processes = Stack(work, url, {"DOCINTAKE_MAX_ARCHIVE_BYTES": str(300 * 1024 * 1024)})
+        try:
+            return {
+                "database": database,
+                "worker_processes": CORES,
+                "batch_100_files": bench_batch(processes, files),
+                "singles_1000_from_16_clients": bench_singles(processes, url),
+                "polling_while_processing": bench_polling(processes, files),
+            }
+        finally:
+            processes.stop()

@@ -1,0 +1,110 @@
+"""Real processes for benchmarks: a Prefect server, the API and pipeline workers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx2 as httpx
+
+from tests.support.seaweed import free_port
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _wait_http(url: str, timeout: float, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{process.args} exited with {process.returncode}")
+        try:
+            if httpx.get(url, timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.3)
+    raise RuntimeError(f"{url} did not answer in {timeout} s")
+
+
+class Stack:
+    def __init__(self, work: Path, database_url: str, extra_env: dict[str, str] | None = None):
+        self.work = work
+        self.processes: list[subprocess.Popen[bytes]] = []
+        prefect_port, api_port = free_port(), free_port()
+        self.prefect_url = f"http://127.0.0.1:{prefect_port}/api"
+        self.api_url = f"http://127.0.0.1:{api_port}"
+        self.env = {
+            **os.environ,
+            "PREFECT_HOME": str(work / "prefect"),
+            "PREFECT_API_URL": self.prefect_url,
+            "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+            "PREFECT_SERVER_UI_SHOW_PROMOTIONAL_CONTENT": "false",
+            "PREFECT_LOGGING_LEVEL": "WARNING",
+            "DOCINTAKE_VAR_DIR": str(work / "var"),
+            "DOCINTAKE_DATABASE_URL": database_url,
+            "DOCINTAKE_RATE_LIMIT_PER_SECOND": "100000",
+            "DOCINTAKE_RATE_LIMIT_BURST": "100000",
+            **(extra_env or {}),
+        }
+        self._run("migrate")
+        prefect = self._spawn(
+            [
+                sys.executable,
+                "-m",
+                "prefect",
+                "server",
+                "start",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(prefect_port),
+            ],
+            "prefect-server.log",
+        )
+        self.api = self._spawn(
+            [sys.executable, "-m", "api.cli", "serve", "--port", str(api_port)], "api.log"
+        )
+        _wait_http(self.api_url + "/healthz", 60, self.api)
+        _wait_http(self.prefect_url + "/health", 120, prefect)
+        self.worker = self._spawn([sys.executable, "-m", "api.cli", "worker"], "worker.log")
+
+    def _run(self, *args: str) -> str:
+        return subprocess.run(
+            [sys.executable, "-m", "api.cli", *args],
+            env=self.env,
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+
+    def _spawn(self, command: list[str], log_name: str) -> subprocess.Popen[bytes]:
+        (self.work / "logs").mkdir(parents=True, exist_ok=True)
+        with open(self.work / "logs" / log_name, "wb") as log:
+            process = subprocess.Popen(
+                command,
+                env=self.env,
+                cwd=ROOT,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        self.processes.append(process)
+        return process
+
+    def company_key(self, name: str) -> str:
+        out = self._run("company", "create", "--name", name, "--json")
+        return str(json.loads(out.strip().splitlines()[-1])["apiKey"])
+
+    def stop(self) -> None:
+        for process in reversed(self.processes):
+            process.terminate()
+        for process in reversed(self.processes):
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
