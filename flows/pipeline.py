@@ -1,8 +1,8 @@
 """Prefect flows and thin tasks. The work itself is in flows/work.py and flows/unpack.py.
 
 - `process-batch` (run name `batch-<id>`, tags company and document type): unpack the
-  archive, fan out one task per file, keep a progress artifact current, end with a table
-  artifact keyed `batch-<id>`.
+  archive, fan the files out over about two tasks per process, keep a progress artifact
+  current, end with a table artifact keyed `batch-<id>`.
 - `process-uploads` (run name `uploads-<time>`): a drain window for single uploads. It
   keeps claiming queued single uploads until the queue has been idle for a while, so a
   flow run's fixed cost (about a second here) is paid per window, not per upload.
@@ -27,17 +27,11 @@ from prefect.task_runners import ThreadPoolTaskRunner
 from flows import runtime
 from flows.unpack import BatchInfo, unpack
 from flows.work import Job, JobResult, claim, recover_singles, run_job
+from storage.links import result_url
 from storage.models import Batch, utcnow
 from storage.repositories import batches as batch_repo
 from storage.repositories import uploads as upload_repo
 from storage.repositories import work as work_repo
-
-RESULT_PATHS = {
-    "invoice": "invoices",
-    "other_document": "documents",
-    "bank_statement": "bank-imports",
-    "payment_file": "payment-files",
-}
 
 
 @task(name="unpack-archive", task_run_name="unpack-{batch_id}", cache_policy=NO_CACHE)
@@ -50,9 +44,24 @@ def unpack_archive(batch_id: str) -> int:
     return unpack(env, info)
 
 
-@task(name="read-document", task_run_name="read-{job.file_name}", cache_policy=NO_CACHE)
-def read_document_task(job: Job) -> JobResult:
-    return run_job(runtime.current(), job)
+@task(name="read-documents", task_run_name="read-{label}", cache_policy=NO_CACHE)
+def read_documents_task(jobs: list[Job], label: str) -> list[JobResult]:
+    """Read a share of a batch's files, one after the other, logging each by upload id."""
+    logger = get_run_logger()
+    results = []
+    for job in jobs:
+        result = run_job(runtime.current(), job)
+        logger.info("%s", result)
+        results.append(result)
+    return results
+
+
+def shares(jobs: list[Job], processes: int) -> list[list[Job]]:
+    """Split a batch into about two tasks per process: enough to keep every process
+    busy, few enough that task-run bookkeeping stays small next to the documents
+    (100 task runs cost the Prefect server about a core for several seconds here)."""
+    count = max(1, min(len(jobs), 2 * processes))
+    return [jobs[index::count] for index in range(count) if jobs[index::count]]
 
 
 def _recover_batch(batch_id: uuid.UUID) -> None:
@@ -76,7 +85,7 @@ def _batch_rows(batch_id: uuid.UUID) -> list[dict[str, Any]]:
                 "file": upload.file_name,
                 "upload": str(upload.id),
                 "status": upload.status,
-                "result": f"{base}/app/{RESULT_PATHS[result.type]}/{result.id}" if result else "",
+                "result": result_url(base, result.type, result.id) if result else "",
                 "error": upload.error_code or "",
             }
         )
@@ -112,10 +121,13 @@ def process_batch(batch_id: str) -> dict[str, int]:
             time.sleep(1.0)  # another worker's lease has not expired yet
             continue
         total = done + len(jobs)
-        for future in read_document_task.map(jobs):
-            result = future.result()
-            done += 1
-            logger.info("upload %s (%s): %s", result.upload_id, result.file_name, result.status)
+        parts = shares(jobs, env.executor.processes)
+        futures = [
+            read_documents_task.submit(part, f"{index + 1}-of-{len(parts)}")
+            for index, part in enumerate(parts)
+        ]
+        for future in futures:
+            done += len(future.result())
             update_progress_artifact(progress, 100.0 * done / max(total, 1))
     update_progress_artifact(progress, 100.0)
     rows = _batch_rows(key)
@@ -150,13 +162,7 @@ def process_uploads(window: str, idle_seconds: float = 3.0, max_seconds: float =
                 for future in done:
                     result = future.result()
                     finished += 1
-                    logger.info(
-                        "upload %s (%s): %s %s",
-                        result.upload_id,
-                        result.file_name,
-                        result.status,
-                        result.error_code or "",
-                    )
+                    logger.info("%s", result)
                 continue
             if now - last_busy > idle_seconds or now - started >= max_seconds:
                 break

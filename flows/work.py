@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 import uuid
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -25,6 +26,7 @@ from storage.settings import Settings
 log = logging.getLogger(__name__)
 
 INFRASTRUCTURE_ERRORS = (DBAPIError, ServiceUnavailable, OSError)
+PROFILE_CACHE_SECONDS = 10.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +64,10 @@ class JobResult:
     error_code: str | None = None
     cpu_seconds: float = 0.0
 
+    def __str__(self) -> str:
+        outcome = self.error_code or self.result_type or ""
+        return f"upload {self.upload_id} ({self.file_name}): {self.status} {outcome}".rstrip()
+
 
 @dataclass
 class WorkerEnv:
@@ -76,6 +82,7 @@ class WorkerEnv:
     lease: timedelta
     in_hand: set[uuid.UUID] = field(default_factory=set)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    profiles: dict[uuid.UUID, tuple[float, CompanyProfile]] = field(default_factory=dict)
 
     def hold(self, upload_ids: list[uuid.UUID]) -> None:
         with self.lock:
@@ -99,15 +106,28 @@ def claim(env: WorkerEnv, limit: int, batch_id: uuid.UUID | None = None) -> list
     return jobs
 
 
-def _context(env: WorkerEnv, job: Job) -> ProcessingContext:
+def _company_profile(env: WorkerEnv, company_id: uuid.UUID) -> CompanyProfile:
+    """Master data, cached for a few seconds: read for every document otherwise."""
+    now = time.monotonic()
+    with env.lock:
+        cached = env.profiles.get(company_id)
+    if cached is not None and now - cached[0] < PROFILE_CACHE_SECONDS:
+        return cached[1]
     with env.db.read_session() as session:
-        company = result_repo.company_of(session, job.company_id)
+        company = result_repo.company_of(session, company_id)
     profile = CompanyProfile(
         name=company.name if company else "",
         vat_ids=tuple(company.vat_ids) if company else (),
         tax_number=company.tax_number if company else None,
         ibans=tuple(company.ibans) if company else (),
     )
+    with env.lock:
+        env.profiles[company_id] = (now, profile)
+    return profile
+
+
+def _context(env: WorkerEnv, job: Job) -> ProcessingContext:
+    profile = _company_profile(env, job.company_id)
     return ProcessingContext(DocumentType(job.document_type), job.file_name, profile)
 
 

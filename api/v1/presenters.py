@@ -2,27 +2,15 @@
 
 from __future__ import annotations
 
-import uuid
-
 from sqlalchemy.orm import Session
 
 from api.v1.schemas import BatchCounts, BatchOut, ResultRef, UploadError, UploadOut
 from processors.base import DocumentType, FailureCode, ResultType
+from storage.links import result_url
 from storage.models import Batch, Result, Upload
 from storage.repositories import batches as batch_repo
 from storage.repositories import uploads as upload_repo
 from storage.states import UnpackState, UploadStatus, derive_batch_status
-
-RESULT_PATHS = {
-    ResultType.INVOICE: "invoices",
-    ResultType.OTHER_DOCUMENT: "documents",
-    ResultType.BANK_STATEMENT: "bank-imports",
-    ResultType.PAYMENT_FILE: "payment-files",
-}
-
-
-def result_url(base_url: str, result_type: ResultType, result_id: uuid.UUID) -> str:
-    return f"{base_url.rstrip('/')}/app/{RESULT_PATHS[result_type]}/{result_id}"
 
 
 def upload_out(upload: Upload, result: Result | None, base_url: str) -> UploadOut:
