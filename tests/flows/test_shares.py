@@ -16,7 +16,7 @@ def _jobs(count: int) -> list[Job]:
 def test_every_job_lands_in_exactly_one_share() -> None:
     jobs = _jobs(100)
     parts = shares(jobs, processes=2)
-    assert len(parts) == 4
+    assert len(parts) == 8
     assert sorted(j.file_name for part in parts for j in part) == sorted(j.file_name for j in jobs)
     assert max(map(len, parts)) - min(map(len, parts)) <= 1
 
