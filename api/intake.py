@@ -27,8 +27,8 @@ from storage.errors import RequestTooLarge, ValidationFailed
 from storage.idempotency import StoredFile
 from storage.objectstore import ObjectStore, ObjectWriter
 
-FLUSH_BYTES = 1024 * 1024
-IN_FLIGHT_SLICES = 4
+FLUSH_BYTES = 512 * 1024  # slices handed to the sink thread; 8 in flight: 4 MiB a request
+IN_FLIGHT_SLICES = 8
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,8 +46,7 @@ def _plan(data: bytes) -> ValidationPlan:
     return plan_for(syntax, profile_of(declared_of(tree.getroot(), syntax))[0])
 
 
-def main(argv: list[str]) -> int:
-    out = Path(argv[1]) if len(argv) > 1 else Path(__file__).parent / "results" / "einvoice.json"
+def run() -> dict[str, object]:
     documents = []
     for path in _files():
         data = path.read_bytes()
@@ -85,6 +84,12 @@ def main(argv: list[str]) -> int:
         "floor_parse_plus_xsd_ms_median": round(statistics.median(floor_ms), 2),
         "target_validation_ms_median": 15,
     }
+    return result
+
+
+def main(argv: list[str]) -> int:
+    out = Path(argv[1]) if len(argv) > 1 else Path(__file__).parent / "results" / "einvoice.json"
+    result = run()
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n")
     print(json.dumps(result, indent=2))

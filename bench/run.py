@@ -10,12 +10,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import intake, pipeline
+from bench import einvoice_bench, intake, pipeline
 
 RESULTS = Path(__file__).parent / "results"
 BENCHMARKS: dict[str, Callable[[], dict[str, Any]]] = {
     "intake": intake.run,
     "pipeline": pipeline.run,
+    "einvoice": einvoice_bench.run,
 }
 
 
