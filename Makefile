@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 install: $(STAMP)
-	bash scripts/install-system-packages.sh
+	bash scripts/install-system-packages.sh curl
 
 run: install
 	bash scripts/run-stack.sh
