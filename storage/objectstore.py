@@ -14,6 +14,8 @@ import queue
 import shutil
 import threading
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
@@ -261,6 +263,26 @@ def make_minio_client(
     )
 
 
+# S3 answers that mean "the store is in trouble", not "your request is wrong".
+_UNAVAILABLE_CODES = frozenset(
+    {"InternalError", "ServiceUnavailable", "SlowDown", "RequestTimeout"}
+)
+
+
+@contextmanager
+def _reachable() -> Iterator[None]:
+    """Connection trouble becomes ServiceUnavailable, which callers treat as "wait and
+    try again" (never as a failure of the document)."""
+    try:
+        yield
+    except S3Error as exc:
+        if exc.code in _UNAVAILABLE_CODES:
+            raise ServiceUnavailable(f"object store is unavailable: {exc.code}") from exc
+        raise
+    except (urllib3.exceptions.HTTPError, OSError) as exc:
+        raise ServiceUnavailable(f"object store does not answer: {exc}") from exc
+
+
 class S3Store:
     def __init__(self, client: Minio, bucket: str) -> None:
         self._client = client
@@ -287,31 +309,36 @@ class S3Store:
         return _S3Writer(self._client, self.bucket, key)
 
     def open_reader(self, key: str) -> BinaryIO:
-        return io.BufferedReader(_S3Reader(self._client, self.bucket, key), buffer_size=MIB)
+        with _reachable():
+            return io.BufferedReader(_S3Reader(self._client, self.bucket, key), buffer_size=MIB)
 
     def read_bytes(self, key: str) -> bytes:
-        response = self._client.get_object(self.bucket, key)
-        try:
-            return bytes(response.read())
-        finally:
-            response.close()
-            response.release_conn()
+        with _reachable():
+            response = self._client.get_object(self.bucket, key)
+            try:
+                return bytes(response.read())
+            finally:
+                response.close()
+                response.release_conn()
 
     def exists(self, key: str) -> bool:
-        try:
-            self._client.stat_object(self.bucket, key)
-        except S3Error as exc:
-            if exc.code in ("NoSuchKey", "NoSuchObject", "NotFound"):
-                return False
-            raise
-        return True
+        with _reachable():
+            try:
+                self._client.stat_object(self.bucket, key)
+            except S3Error as exc:
+                if exc.code in ("NoSuchKey", "NoSuchObject", "NotFound"):
+                    return False
+                raise
+            return True
 
     def delete(self, key: str) -> None:
-        self._client.remove_object(self.bucket, key)
+        with _reachable():
+            self._client.remove_object(self.bucket, key)
 
     def list_keys(self, prefix: str = "") -> list[str]:
-        objects = self._client.list_objects(self.bucket, prefix=prefix, recursive=True)
-        return sorted(obj.object_name for obj in objects if obj.object_name)
+        with _reachable():
+            objects = self._client.list_objects(self.bucket, prefix=prefix, recursive=True)
+            return sorted(obj.object_name for obj in objects if obj.object_name)
 
     def ping(self) -> None:
         try:
