@@ -128,7 +128,7 @@ class RetryPolicy:
     def wait_for(self, attempt: int, retry_after: int | None) -> float:
         if retry_after is not None:
             return min(float(retry_after), self.max_wait_seconds)
-        return min(self.first_wait_seconds * 2 ** (attempt - 1), self.max_wait_seconds)
+        return min(self.first_wait_seconds * 2.0 ** (attempt - 1), self.max_wait_seconds)
 
 
 def _retry_after(response: httpx.Response) -> int | None:
@@ -145,7 +145,9 @@ def _optional_str(value: object) -> str | None:
     return None if value is None else str(value)
 
 
-def parse_upload(body: Mapping[str, Any], replayed: bool = False, retry_after: int | None = None) -> Upload:
+def parse_upload(
+    body: Mapping[str, Any], replayed: bool = False, retry_after: int | None = None
+) -> Upload:
     result = body.get("result")
     error = body.get("error")
     return Upload(
@@ -165,7 +167,9 @@ def parse_upload(body: Mapping[str, Any], replayed: bool = False, retry_after: i
     )
 
 
-def parse_batch(body: Mapping[str, Any], replayed: bool = False, retry_after: int | None = None) -> Batch:
+def parse_batch(
+    body: Mapping[str, Any], replayed: bool = False, retry_after: int | None = None
+) -> Batch:
     counts = body["counts"]
     return Batch(
         id=str(body["id"]),
@@ -299,7 +303,9 @@ class DocintakeClient:
                 response = send()
             except httpx.TransportError as exc:
                 if attempt >= self._retry.max_attempts:
-                    raise ProblemError(0, "connection_error", str(exc) or type(exc).__name__) from exc
+                    raise ProblemError(
+                        0, "connection_error", str(exc) or type(exc).__name__
+                    ) from exc
                 self._pause(method, path, attempt, None, f"connection error: {exc!r}")
             else:
                 if response.is_success:

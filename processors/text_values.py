@@ -1,0 +1,244 @@
+"""Reading values out of a PDF's text layer: amounts, dates, IBANs, labelled fields.
+
+Shared by the plain-PDF invoice reader and the bank statement reader. Everything here
+is a pure function over strings; the PDF side is `page_texts`.
+
+Number formats: German `1.234,56`, English `1,234.56`, Swiss `1'234.56`. The decimal
+separator is the last `.` or `,` when exactly one or two digits follow it; otherwise
+the separators group thousands. Dates: `09.01.2015`, `9.1.15`, `2015-01-09`,
+`09/01/2015` (day first unless the day cannot be a month or `month_first` is set),
+`9 January 2015`, `7. Mai 2014`, `January 9, 2015`, `Jan 9 2015`.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal, InvalidOperation
+
+from pypdf import PdfReader
+
+logger = logging.getLogger(__name__)
+
+# --- text layer ------------------------------------------------------------------------
+
+
+def page_texts(reader: PdfReader, max_pages: int, layout: bool) -> list[str]:
+    """Text of each page, best effort. `layout` keeps columns on one line (pypdf's
+    layout mode), which table rows need; the plain mode keeps label/value runs."""
+    texts: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for page in list(reader.pages)[:max_pages]:
+            texts.append(_page_text(page, layout))
+    for warning in caught:
+        logger.info("pypdf warning: %s", warning.message)
+    return texts
+
+
+def _page_text(page: object, layout: bool) -> str:
+    extract = getattr(page, "extract_text", None)
+    if extract is None:
+        return ""
+    try:
+        text = extract(extraction_mode="layout") if layout else extract()
+    except Exception as error:  # pypdf raises many types on malformed content streams
+        logger.info("no text from page: %s: %s", type(error).__name__, error)
+        return ""
+    return text if isinstance(text, str) else ""
+
+
+# --- amounts ---------------------------------------------------------------------------
+
+_AMOUNT = re.compile(
+    r"(?<![\w.,])(?P<sign>[-+−]\s{0,2})?"
+    r"(?P<num>\d{1,3}(?:[.,'’]\d{3})+(?:[.,]\d{1,2})?|\d+[.,]\d{2})"
+    r"(?P<trail>\s?[-+](?!\d)|\s?[SH]\b)?(?![\d,])(?!\.\d)"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class AmountMatch:
+    value: Decimal
+    start: int
+    end: int
+    signed: bool  # an explicit sign (+, -, S/H) was printed
+
+
+def parse_number(text: str) -> Decimal | None:
+    """`1.234,56`, `1,234.56`, `1'234.56`, `1234` -> Decimal; None when not a number."""
+    raw = text.strip().replace("’", "'").replace("'", "").replace(" ", "")
+    if not raw or not re.fullmatch(r"\d[\d.,]*", raw):
+        return None
+    last = max(raw.rfind("."), raw.rfind(","))
+    if last >= 0 and 1 <= len(raw) - last - 1 <= 2:
+        integer, fraction = raw[:last], raw[last + 1 :]
+    else:
+        integer, fraction = raw, ""
+    integer = integer.replace(".", "").replace(",", "")
+    try:
+        return Decimal(f"{integer}.{fraction}" if fraction else integer)
+    except InvalidOperation:
+        return None
+
+
+def find_amounts(line: str) -> list[AmountMatch]:
+    """Every amount with two decimals (or thousands groups) in `line`, signs applied."""
+    found: list[AmountMatch] = []
+    for match in _AMOUNT.finditer(line):
+        value = parse_number(match["num"])
+        if value is None:
+            continue
+        sign = (match["sign"] or "").strip()
+        trail = (match["trail"] or "").strip()
+        negative = sign in ("-", "−") or trail in ("-", "S")
+        signed = bool(sign or trail)
+        found.append(AmountMatch(-value if negative else value, match.start(), match.end(), signed))
+    return found
+
+
+# --- dates -----------------------------------------------------------------------------
+
+MONTHS = {
+    name: number
+    for number, names in enumerate(
+        [
+            ("january", "jan", "januar", "jänner", "janvier", "januari", "janv"),
+            ("february", "feb", "februar", "février", "fevrier", "februari", "févr"),
+            ("march", "mar", "märz", "maerz", "mars", "maart", "mrz"),
+            ("april", "apr", "avril"),
+            ("may", "mai", "mei"),
+            ("june", "jun", "juni", "juin"),
+            ("july", "jul", "juli", "juillet", "juil"),
+            ("august", "aug", "août", "aout", "augustus"),
+            ("september", "sep", "sept", "septembre"),
+            ("october", "oct", "oktober", "okt", "octobre", "október"),
+            ("november", "nov", "novembre"),
+            ("december", "dec", "dezember", "dez", "décembre", "decembre"),
+        ],
+        start=1,
+    )
+    for name in names
+}
+_MONTH_WORD = r"(?P<month>[A-Za-zÄÖÜäöüéû]{3,10})\.?"
+_DATE_PATTERNS = [
+    re.compile(r"(?<!\d)(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?!\d)"),
+    re.compile(r"(?<![\d.])(?P<d>\d{1,2})\.\s?(?P<m>\d{1,2})\.\s?(?P<y>\d{4}|\d{2})(?![\d])"),
+    re.compile(r"(?<![\d/])(?P<a>\d{1,2})[/-](?P<b>\d{1,2})[/-](?P<y>\d{4}|\d{2})(?!\d)"),
+    re.compile(rf"(?<!\d)(?P<d>\d{{1,2}})\.?\s+{_MONTH_WORD}\s+(?P<y>\d{{4}})(?!\d)"),
+    re.compile(rf"\b{_MONTH_WORD}\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s?,?\s*(?P<y>\d{{4}})(?!\d)"),
+]
+
+
+@dataclass(frozen=True, slots=True)
+class DateMatch:
+    value: date
+    start: int
+    end: int
+
+
+def find_dates(text: str, month_first: bool = False) -> list[DateMatch]:
+    """Every date in `text`, in order of position."""
+    found: dict[int, DateMatch] = {}
+    for pattern in _DATE_PATTERNS:
+        for match in pattern.finditer(text):
+            value = _date_from(match, month_first)
+            if value is not None and match.start() not in found:
+                found[match.start()] = DateMatch(value, match.start(), match.end())
+    return [found[key] for key in sorted(found)]
+
+
+def _date_from(match: re.Match[str], month_first: bool) -> date | None:
+    groups = match.groupdict()
+    year = int(groups["y"])
+    year += 2000 if year < 100 else 0
+    if "month" in groups and groups["month"] is not None:
+        month = MONTHS.get(groups["month"].lower().rstrip("."))
+        day = int(groups["d"])
+    elif "a" in groups:
+        first, second = int(groups["a"]), int(groups["b"])
+        day, month = (second, first) if (month_first and second <= 31) or first > 12 else (
+            first,
+            second,
+        )
+        if month > 12:
+            day, month = month, day
+    else:
+        day, month = int(groups["d"]), int(groups["m"])
+    if month is None:
+        return None
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+# --- identifiers -----------------------------------------------------------------------
+
+_IBAN = re.compile(r"\b([A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}(?:\s?[A-Z0-9]{1,4})?)\b")
+_BIC = re.compile(r"\b([A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)\b")
+
+
+def iban_valid(candidate: str) -> bool:
+    compact = re.sub(r"\s", "", candidate).upper()
+    if not re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}", compact):
+        return False
+    rotated = compact[4:] + compact[:4]
+    digits = "".join(str(int(char, 36)) for char in rotated)
+    return int(digits) % 97 == 1
+
+
+def find_ibans(text: str) -> list[str]:
+    """Valid IBANs (checksum checked), compact, in order, without repeats. A match may
+    swallow a following word, so shorter prefixes are tried too."""
+    found: list[str] = []
+    for match in _IBAN.finditer(text):
+        iban = _longest_valid_prefix(match.group(1))
+        if iban and iban not in found:
+            found.append(iban)
+    return found
+
+
+def _longest_valid_prefix(candidate: str) -> str | None:
+    compact = re.sub(r"\s", "", candidate)
+    for end in range(len(compact), 14, -1):
+        if iban_valid(compact[:end]):
+            return compact[:end]
+    return None
+
+
+def find_bic(text: str) -> str | None:
+    for line in text.splitlines():
+        label = re.search(r"\b(?:BIC|SWIFT)\b", line)
+        if label:
+            match = _BIC.search(line[label.end() :])
+            if match:
+                return match.group(1)
+    return None
+
+
+# --- labelled values -------------------------------------------------------------------
+
+
+def lines_of(text: str) -> list[str]:
+    return [line.rstrip() for line in text.splitlines() if line.strip()]
+
+
+def labelled(lines: list[str], label: re.Pattern[str]) -> Iterator[tuple[int, str]]:
+    """(line index, text after the label) for every line carrying `label`; when nothing
+    follows the label, the text before it (text layers often print value then label)
+    and then the next line are offered as well."""
+    for index, line in enumerate(lines):
+        for match in label.finditer(line):
+            after = line[match.end() :].strip(" :#\t")
+            if after:
+                yield index, after
+            before = line[: match.start()].strip(" :#\t")
+            if before:
+                yield index, before
+            if not after and index + 1 < len(lines):
+                yield index + 1, lines[index + 1].strip()
