@@ -402,6 +402,9 @@ def _process(run: _Run, plan: Plan) -> Batch | ProblemError | None:
     except ProblemError as problem:
         run.emit(ImportEvent("refused", plan, problem=problem))
         return problem
+    except BaseException:
+        run.stop.set()  # an interrupt (or a bug) stops the other batches at once
+        raise
 
 
 # --- results ---------------------------------------------------------------------------

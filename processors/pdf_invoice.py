@@ -61,14 +61,22 @@ _NUMBER_LABEL = re.compile(
     _I,
 )
 _NUMBER_VALUE = re.compile(r"#?\s*([A-Z0-9][A-Z0-9/_\-.]*\d[A-Z0-9/_\-]*)", _I)
-_ISSUE_LABEL = re.compile(
-    r"(rechnungsdatum|invoice\s*date|date\s*of\s*invoice|factuurdatum|"
-    r"datum|date|issued\s*(?:at|on)|\bvon\b|\bdu\b|\bvom\b)",
-    _I,
+_ISSUE_LABELS = (
+    re.compile(
+        r"(rechnungsdatum|invoice\s*date|date\s*of\s*invoice|factuur\s*datum|"
+        r"date\s*de\s*facture|issued\s*(?:at|on))",
+        _I,
+    ),
+    re.compile(r"(datum|date|\bvon\b|\bdu\b|\bvom\b)", _I),
 )
 _DUE_LABEL = re.compile(
     r"(due\s*date|payable\s*(?:by|until)|remit\s*until|zahlungsziel|fällig(?:keit)?\w*|"
     r"bis\s*zum|vervaldatum|date\s*limite\s*de\s*paiement|échéance)",
+    _I,
+)
+_OTHER_DATE = re.compile(
+    r"(order\s*date|bestelldatum|orderdatum|leistungsdatum|lieferdatum|delivery|"
+    r"date\s*of\s*delivery)",
     _I,
 )
 _NET_LABEL = re.compile(
@@ -86,26 +94,29 @@ _GROSS_LABEL = re.compile(
     r"total|amount\s*due|balance\s*due|due\s*payable|totaal|ttc|somme\s*à\s*payer)",
     _I,
 )
-_VAT_ID = re.compile(r"\b((?:DE|AT|FR|NL|BE|LU|IT|ES|PL|CZ|DK|SE|FI|IE|PT|GB|CH)"
-                     r"[ ]?(?:\d[ ]?){8,11}(?:B\d{2})?)\b")
+_VAT_ID = re.compile(
+    r"\b((?:DE|AT|FR|NL|BE|LU|IT|ES|PL|CZ|DK|SE|FI|IE|PT|GB|CH)"
+    r"[ ]?(?:\d[ ]?){8,11}(?:B\d{2})?)\b"
+)
 _VAT_ID_LABEL = re.compile(
     r"(ust\.?-?id\w*|ust-?idnr|vat[- ]?(?:id|no|reg\w*)|btw(?:[- ]?nummer)?|"
     r"n°\s*de\s*tva|tva|umsatzsteuer[- ]?id\w*)",
     _I,
 )
 _BUYER_VAT_HINT = re.compile(r"\b(uw|your|ihre?)\b", _I)
-_TAX_NUMBER = re.compile(r"(?:steuer-?\s?nr\.?|steuernummer|st\.-?nr\.?)\s*:?\s*([\d/ ]{8,16}\d)",
-                         _I)
+_TAX_NUMBER = re.compile(
+    r"(?:steuer-?\s?nr\.?|steuernummer|st\.-?nr\.?)\s*:?\s*([\d/ ]{8,16}\d)", _I
+)
 _BUYER_LABEL = re.compile(
     r"^\s*(bill\s*to(?:\s*address)?|invoice\s*to|billing\s*address|rechnungsempfänger|rechnung\s*an|"
-    r"factuuradres|kunde)\b",
+    r"factuuradres)\b",
     _I,
 )
 _LEGAL_FORM = re.compile(
     r"\b(GmbH|AG|KG|OHG|UG|e\.K\.|Inc\.?|Ltd\.?|Limited|LLC|B\.V\.|N\.V\.|SAS|SARL|S\.A\.|"
     r"SE|plc|Corp\.?)(?=\W|$)"
 )
-_RETURN_ADDRESS_SEP = re.compile(r"\s[●·•|–-]\s")
+_RETURN_ADDRESS_SEP = re.compile("\\s[\u25cf\u00b7\u2022|\u2013-]\\s")
 _REFERENCE_LABEL = re.compile(
     r"(verwendungszweck|payment\s*reference|communication\s*for\s*your\s*payment|"
     r"zahlungsreferenz)",
@@ -116,7 +127,8 @@ _ISO_CURRENCY = re.compile(r"\b(EUR|USD|GBP|CHF|INR|SEK|DKK|PLN|CZK|JPY)\b")
 _PERCENT = re.compile(r"(?<![\d,.])(\d{1,2}(?:[.,]\d{1,2})?)\s?%")
 _NOT_INVOICE = re.compile(
     r"\b(kontoauszug|bank\s*statement|account\s*statement|angebot|quotation|"
-    r"lieferschein|delivery\s*note|packing\s*slip)\b",
+    r"lieferschein|delivery\s*note|packing\s*slip|purchase\s*order|bestellung|"
+    r"auftragsbestätigung|order\s*confirmation|bon\s*de\s*commande)\b",
     _I,
 )
 _ENGLISH = re.compile(r"\b(invoice|total|amount|due|date|the)\b", _I)
@@ -126,6 +138,13 @@ _ENGLISH = re.compile(r"\b(invoice|total|amount|due|date|the)\b", _I)
 class Classification:
     score: int
     signals: tuple[str, ...]
+
+    @property
+    def is_invoice(self) -> bool:
+        """Enough evidence, and the document calls itself an invoice or numbers itself
+        as one: orders and offers print totals, VAT and dates too."""
+        named = "title" in self.signals or "invoice_number" in self.signals
+        return self.score >= INVOICE_THRESHOLD and named
 
 
 class PdfTextInvoiceProcessor:
@@ -139,13 +158,15 @@ class PdfTextInvoiceProcessor:
     def process(self, data: bytes, context: ProcessingContext) -> Outcome:
         text = read_text(data)
         if not text.strip():
+            if context.document_type is DocumentType.AUTO:
+                raise Declined("no text layer: filed as an other document")
             raise ProcessingError(
                 FailureCode.UNREADABLE_DOCUMENT,
                 "The PDF has no text layer to read the invoice from (a scan?). "
                 "Upload a PDF with text or an e-invoice.",
             )
         classification = classify(text)
-        if classification.score < INVOICE_THRESHOLD:
+        if not classification.is_invoice:
             raise Declined(f"not an invoice (score {classification.score})")
         invoice, checks = extract_invoice(text)
         return Outcome(ResultType.INVOICE, _invoice_data(invoice, checks, classification, context))
@@ -248,8 +269,12 @@ def _number_after_title(lines: list[str]) -> str | None:
 
 
 def _issue_date(lines: list[str], month_first: bool) -> date | None:
-    for label in (_ISSUE_LABEL,):
-        for _, value in labelled(lines, label):
+    """The invoice-date label first, then any date label (not a due or order date),
+    then the first date printed."""
+    for label in _ISSUE_LABELS:
+        for index, value in labelled(lines, label):
+            if _DUE_LABEL.search(lines[index]) or _OTHER_DATE.search(lines[index]):
+                continue
             dates = find_dates(value, month_first)
             if dates:
                 return dates[0].value
@@ -275,8 +300,9 @@ def _currency(text: str) -> str | None:
     return best[0] if best and best[1] > 0 else None
 
 
-def _label_amounts(lines: list[str], label: re.Pattern[str], exclude: re.Pattern[str] | None
-                   ) -> list[Decimal]:
+def _label_amounts(
+    lines: list[str], label: re.Pattern[str], exclude: re.Pattern[str] | None
+) -> list[Decimal]:
     """Amounts printed on (or, for a bare label, right after) lines carrying `label`."""
     found: list[Decimal] = []
     for index, line in enumerate(lines):
@@ -292,7 +318,9 @@ def _label_amounts(lines: list[str], label: re.Pattern[str], exclude: re.Pattern
 
 def _totals(
     lines: list[str],
-) -> tuple[Decimal | None, Decimal | None, Decimal | None, tuple[VatBreakdown, ...], dict[str, Any]]:
+) -> tuple[
+    Decimal | None, Decimal | None, Decimal | None, tuple[VatBreakdown, ...], dict[str, Any]
+]:
     breakdown = _vat_breakdown(lines)
     nets = _label_amounts(lines, _NET_LABEL, None)
     vats = _label_amounts(lines, _VAT_LABEL, _NET_LABEL)
@@ -300,13 +328,12 @@ def _totals(
         vats.append(sum((row.tax_amount or Decimal(0) for row in breakdown), Decimal(0)))
         nets.append(sum((row.taxable_amount or Decimal(0) for row in breakdown), Decimal(0)))
     grosses = _label_amounts(lines, _GROSS_LABEL, _NET_LABEL)
+    net: Decimal | None = nets[-1] if nets else None
+    vat: Decimal | None = vats[-1] if vats else None
+    gross: Decimal | None = max(grosses, default=None)
     consistent = _consistent(nets, vats, grosses)
     if consistent:
         net, vat, gross = consistent
-    else:
-        gross = max(grosses, default=None)
-        net = nets[-1] if nets else None
-        vat = vats[-1] if vats else None
     return net, vat, gross, breakdown, _checks(net, vat, gross, breakdown)
 
 
@@ -348,7 +375,9 @@ def _base_and_tax(rate: Decimal, amounts: list[Decimal]) -> tuple[Decimal, Decim
 
 
 def _checks(
-    net: Decimal | None, vat: Decimal | None, gross: Decimal | None,
+    net: Decimal | None,
+    vat: Decimal | None,
+    gross: Decimal | None,
     breakdown: tuple[VatBreakdown, ...],
 ) -> dict[str, Any]:
     if net is None or vat is None or gross is None:
@@ -389,9 +418,13 @@ def _return_address(lines: list[str]) -> int | None:
     """The sender line above the window address: "Name ● Street ● 12345 City"."""
     for index, line in enumerate(lines[:-1]):
         parts = _RETURN_ADDRESS_SEP.split(line.strip())
-        if len(parts) >= 3 and len(line) <= 120 and re.search(r"\d{4,5}", line):
-            if ":" not in parts[0]:
-                return index
+        if (
+            len(parts) >= 3
+            and len(line) <= 120
+            and re.search(r"\d{4,5}", line)
+            and (":" not in parts[0])
+        ):
+            return index
     return None
 
 
@@ -416,8 +449,8 @@ def _buyer_name(lines: list[str]) -> str | None:
             for candidate in [rest] if rest else following:
                 if candidate and not re.fullmatch(r"[\W\d]*", candidate):
                     return candidate
-    index = _return_address(lines)
-    return lines[index + 1].strip() if index is not None else None
+    sender = _return_address(lines)
+    return lines[sender + 1].strip() if sender is not None else None
 
 
 def _payment_means(text: str, lines: list[str], ibans: list[str]) -> tuple[PaymentMeans, ...]:

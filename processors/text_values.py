@@ -55,8 +55,8 @@ def _page_text(page: object, layout: bool) -> str:
 # --- amounts ---------------------------------------------------------------------------
 
 _AMOUNT = re.compile(
-    r"(?<![\w.,])(?P<sign>[-+−]\s{0,2})?"
-    r"(?P<num>\d{1,3}(?:[.,'’]\d{3})+(?:[.,]\d{1,2})?|\d+[.,]\d{2})"
+    r"(?<![\w.,])(?P<sign>[-+\u2212]\s{0,2})?"
+    r"(?P<num>\d{1,3}(?:[.,'\u2019]\d{3})+(?:[.,]\d{1,2})?|\d+[.,]\d{2})"
     r"(?P<trail>\s?[-+](?!\d)|\s?[SH]\b)?(?![\d,])(?!\.\d)"
 )
 
@@ -71,7 +71,7 @@ class AmountMatch:
 
 def parse_number(text: str) -> Decimal | None:
     """`1.234,56`, `1,234.56`, `1'234.56`, `1234` -> Decimal; None when not a number."""
-    raw = text.strip().replace("’", "'").replace("'", "").replace(" ", "")
+    raw = text.strip().replace("\u2019", "'").replace("'", "").replace(" ", "")
     if not raw or not re.fullmatch(r"\d[\d.,]*", raw):
         return None
     last = max(raw.rfind("."), raw.rfind(","))
@@ -95,7 +95,7 @@ def find_amounts(line: str) -> list[AmountMatch]:
             continue
         sign = (match["sign"] or "").strip()
         trail = (match["trail"] or "").strip()
-        negative = sign in ("-", "−") or trail in ("-", "S")
+        negative = sign in ("-", "\u2212") or trail in ("-", "S")
         signed = bool(sign or trail)
         found.append(AmountMatch(-value if negative else value, match.start(), match.end(), signed))
     return found
@@ -161,9 +161,13 @@ def _date_from(match: re.Match[str], month_first: bool) -> date | None:
         day = int(groups["d"])
     elif "a" in groups:
         first, second = int(groups["a"]), int(groups["b"])
-        day, month = (second, first) if (month_first and second <= 31) or first > 12 else (
-            first,
-            second,
+        day, month = (
+            (second, first)
+            if (month_first and second <= 31) or first > 12
+            else (
+                first,
+                second,
+            )
         )
         if month > 12:
             day, month = month, day
