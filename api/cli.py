@@ -8,6 +8,7 @@ import sys
 import uuid
 from collections.abc import Sequence
 
+from api.importer import add_import_command
 from storage.db import Database, make_engine
 from storage.migrate import upgrade
 from storage.repositories import api_keys, companies
@@ -176,6 +177,8 @@ def build_parser() -> argparse.ArgumentParser:
     worker = sub.add_parser("worker", help="run a pipeline worker (needs a Prefect server)")
     worker.add_argument("--processes", type=int, default=None, help="default: CPU cores")
     worker.set_defaults(func=cmd_worker)
+
+    add_import_command(sub)
 
     serve = sub.add_parser("serve", help="run the API and web application")
     serve.add_argument("--host", default="127.0.0.1")

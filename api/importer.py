@@ -32,8 +32,6 @@ import polars as pl
 from rich.console import Console
 from rich.progress import (
     BarColumn,
-    DownloadColumn,
-    MofNCompleteColumn,
     Progress,
     TaskID,
     TextColumn,
@@ -238,10 +236,14 @@ def discover(paths: Sequence[Path], limits: ImportLimits) -> Discovery:
     loose: list[Document] = []
     archives: list[Plan] = []
     refused: list[Row] = []
+    seen: set[str] = set()
     for root in paths:
-        for path, relative in _walk(root):
-            if _is_junk(relative):
+        for path, found_as in _walk(root):
+            if _is_junk(found_as):
                 continue
+            # Two roots of the same name (a/docs, b/docs): the absolute path tells apart.
+            relative = found_as if found_as not in seen else path.resolve().as_posix().lstrip("/")
+            seen.add(relative)
             if path.suffix.lower() == ".zip" and zipfile.is_zipfile(path):
                 found = _discover_zip(path, relative, limits)
                 loose += found.loose
@@ -264,15 +266,17 @@ def _packed_size(document: Document) -> int:
 
 
 def pack(documents: Sequence[Document], limits: ImportLimits) -> list[Plan]:
-    """Greedy in path order: a batch closes at max_files or max_batch_bytes."""
+    """Greedy in path order: a batch closes at max_files or max_batch_bytes.
+
+    1% of max_batch_bytes is kept back: the request body (ZIP headers, deflate's framing
+    of incompressible data, multipart) must also stay under the server's request cap."""
+    budget = limits.max_batch_bytes - limits.max_batch_bytes // 100
     groups: list[list[Document]] = []
     current: list[Document] = []
     current_bytes = 0
     for document in sorted(documents, key=lambda d: d.path):
         size = _packed_size(document)
-        if current and (
-            len(current) >= limits.max_files or current_bytes + size > limits.max_batch_bytes
-        ):
+        if current and (len(current) >= limits.max_files or current_bytes + size > budget):
             groups.append(current)
             current, current_bytes = [], 0
         current.append(document)
@@ -325,8 +329,11 @@ class Journal:
 def plan_batches(discovery: Discovery, journal: Journal, limits: ImportLimits) -> list[Plan]:
     """The journal's earlier plans first (same members, same externalId), then new ones."""
     by_key = {document.key: document for document in discovery.loose}
+    archives = {plan.external_id for plan in discovery.archives}
     kept: list[Plan] = []
     for external_id, members in journal.planned.items():
+        if external_id in archives:
+            continue  # a local ZIP sent as it is: planned again from discovery, unchanged
         documents = [by_key[key] for key in members if key in by_key]
         if len(documents) == len(members) or (documents and external_id in journal.accepted):
             kept.append(Plan(external_id, tuple(documents)))
@@ -411,6 +418,9 @@ def _process(run: _Run, plan: Plan) -> Batch | ProblemError | None:
 
 
 def _row_for(path: str, upload: Upload | None, batch: Batch | None) -> Row:
+    if upload is None and batch is not None and batch.is_terminal:
+        message = "the finished batch has no upload of this name"
+        return Row(path, None, "missing", None, None, message)
     if upload is None:
         status = "not_sent" if batch is None else "pending"
         return Row(path, None, status, None, None, None)
@@ -455,43 +465,45 @@ class ProgressView:
         self.progress = Progress(
             TextColumn("{task.description}"),
             BarColumn(),
-            MofNCompleteColumn(),
-            DownloadColumn(),
+            TextColumn("{task.fields[detail]}"),
             TimeRemainingColumn(),
             console=console,
             transient=False,
         )
-        total_bytes = sum(plan.size for plan in plans)
-        self.overall = self.progress.add_task("files", total=total_bytes)
-        self.files_done = 0
         self.files_total = sum(len(plan.documents) for plan in plans)
+        self.bytes_total = sum(plan.size for plan in plans)
+        self.files_done = self.bytes_done = 0
+        self.overall = self.progress.add_task("all", total=self.bytes_total or 1, detail="")
         self.rows: dict[str, TaskID] = {
             plan.external_id: self.progress.add_task(
-                f"batch {index + 1}: waiting", total=len(plan.documents), visible=False
+                f"batch {index + 1}", total=len(plan.documents), visible=False, detail="waiting"
             )
             for index, plan in enumerate(plans)
         }
-        self._names = {plan.external_id: f"batch {i + 1}" for i, plan in enumerate(plans)}
         self._describe_overall()
 
     def _describe_overall(self) -> None:
-        description = f"files {self.files_done}/{self.files_total}"
-        self.progress.update(self.overall, description=description)
+        detail = (
+            f"{self.files_done}/{self.files_total} files, "
+            f"{self.bytes_done / MIB:.1f}/{self.bytes_total / MIB:.1f} MB"
+        )
+        self.progress.update(self.overall, completed=self.bytes_done, detail=detail)
+
+    @staticmethod
+    def _status(event: ImportEvent) -> str:
+        if event.problem is not None:
+            return f"refused ({event.problem.code})"
+        assert event.batch is not None
+        counts = event.batch.counts
+        return f"{event.batch.status}: {counts.completed} ok, {counts.failed} failed"
 
     def __call__(self, event: ImportEvent) -> None:
         task = self.rows[event.plan.external_id]
-        name = self._names[event.plan.external_id]
-        if event.problem is not None:
-            status = f"refused ({event.problem.code})"
-        else:
-            assert event.batch is not None
-            counts = event.batch.counts
-            status = f"{event.batch.status} ({counts.completed} ok, {counts.failed} failed)"
-            self.progress.update(task, completed=counts.completed + counts.failed)
-        self.progress.update(task, description=f"{name}: {status}", visible=True)
+        done = event.batch.counts.completed + event.batch.counts.failed if event.batch else 0
+        self.progress.update(task, completed=done, detail=self._status(event), visible=True)
         if event.kind in ("finished", "refused"):
             self.files_done += len(event.plan.documents)
-            self.progress.advance(self.overall, event.plan.size)
+            self.bytes_done += event.plan.size
             self._describe_overall()
 
 
@@ -524,13 +536,17 @@ def _collect(
         try:
             for external_id, future in futures.items():
                 outcomes[external_id] = future.result()
-        except (KeyboardInterrupt, Exception):
+        except KeyboardInterrupt:
             interrupted = True
             run.stop.set()
             pool.shutdown(wait=True, cancel_futures=True)
             for external_id, future in futures.items():
                 if future.done() and not future.cancelled() and future.exception() is None:
                     outcomes[external_id] = future.result()
+        except BaseException:
+            run.stop.set()
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
     return outcomes, interrupted
 
 

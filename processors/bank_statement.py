@@ -62,7 +62,7 @@ _CLOSING = re.compile(
     r"closing\s*balance|new\s*balance|balance\s*carried\s*forward|end\s*balance)",
     _I,
 )
-_SUMMARY = re.compile(r"(summe|total|übertrag|zwischensumme|abschluss\s*für)", _I)
+_SUMMARY = re.compile(r"\b(summe|total|übertrag|zwischensumme|abschluss\s*für)\b", _I)
 _LEADING_DATE = re.compile(
     r"^\s*(\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{2,4})(?=\s|$|\d)"
 )
@@ -155,13 +155,15 @@ def parse(text: str) -> _Reading:
     transactions: list[_Transaction] = []
     current: _Transaction | None = None
     for line in lines:
-        if _OPENING.search(line) or _CLOSING.search(line) or _SUMMARY.search(line):
+        if _OPENING.search(line) or _CLOSING.search(line):
             current = None
             continue
         started = _start(line, columns)
         if started is not None:
             current = started
             transactions.append(current)
+        elif _SUMMARY.search(line) and find_amounts(line):
+            current = None  # a totals row; purpose lines never end with a sum
         elif current is not None:
             _continue(current, line)
     return _Reading(tuple(transactions), _balance(lines, _OPENING), _balance(lines, _CLOSING))

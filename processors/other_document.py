@@ -1,9 +1,8 @@
 """The fallback processor: files any PDF or XML that no specific processor takes.
 
-It scores lowest, so every specific processor (e-invoices, SEPA, bank statements) wins
-when it can take the file. Sent as `bank_statement`, a file never ends up in other
-documents: the client told us what it is, so a file we cannot read as a statement
-fails with `not_a_bank_statement` (see docs/processors.md, "bank statements for now").
+It scores lowest, so every specific processor (e-invoices, SEPA, bank statements, PDF
+text invoices) wins when it can take the file, and takes what they decline. PDFs sent
+as `bank_statement` never get here: the bank statement processor takes them all.
 """
 
 from __future__ import annotations
@@ -11,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from processors.base import (
-    DocumentType,
     FailureCode,
     FileKind,
     Outcome,
@@ -23,7 +21,6 @@ from processors.pdf import open_pdf, summarize
 from processors.sniff import XML_ROOT_WINDOW, sniff, xml_root
 
 FALLBACK_SCORE = 1
-NO_BANK_STATEMENT_READER = "no bank statement reader is installed"
 
 
 class OtherDocumentProcessor:
@@ -41,11 +38,6 @@ class OtherDocumentProcessor:
         else:
             raise ProcessingError(
                 FailureCode.UNSUPPORTED_FILE_TYPE, "Only PDF and XML files are filed as documents."
-            )
-        if context.document_type is DocumentType.BANK_STATEMENT:
-            raise ProcessingError(
-                FailureCode.NOT_A_BANK_STATEMENT,
-                f"The file could not be read as a bank statement: {NO_BANK_STATEMENT_READER}.",
             )
         return Outcome(
             ResultType.OTHER_DOCUMENT, {"kind": kind.value, "size": len(data), **metadata}

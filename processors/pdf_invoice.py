@@ -116,7 +116,7 @@ _LEGAL_FORM = re.compile(
     r"\b(GmbH|AG|KG|OHG|UG|e\.K\.|Inc\.?|Ltd\.?|Limited|LLC|B\.V\.|N\.V\.|SAS|SARL|S\.A\.|"
     r"SE|plc|Corp\.?)(?=\W|$)"
 )
-_RETURN_ADDRESS_SEP = re.compile("\\s[\u25cf\u00b7\u2022|\u2013-]\\s")
+_RETURN_ADDRESS_SEP = re.compile("\\s+[\u25cf\u00b7\u2022|\u2013-]\\s+")
 _REFERENCE_LABEL = re.compile(
     r"(verwendungszweck|payment\s*reference|communication\s*for\s*your\s*payment|"
     r"zahlungsreferenz)",
@@ -311,6 +311,8 @@ def _label_amounts(
         amounts = find_amounts(line) or (
             find_amounts(lines[index + 1]) if index + 1 < len(lines) else []
         )
+        # Totals carry cents; integers on such lines are capital, counts or ids.
+        amounts = [a for a in amounts if a.value.as_tuple().exponent != 0]
         if amounts:
             found.append(abs(amounts[-1].value))
     return found
@@ -415,17 +417,25 @@ def _tax_number(text: str) -> str | None:
 
 
 def _return_address(lines: list[str]) -> int | None:
-    """The sender line above the window address: "Name ● Street ● 12345 City"."""
+    """The sender line above the window address: "Name ● Street ● 12345 City". The
+    last one wins: the layout text (appended after the plain text) keeps visual order,
+    so the line after it is the recipient."""
+    found: int | None = None
     for index, line in enumerate(lines[:-1]):
-        parts = _RETURN_ADDRESS_SEP.split(line.strip())
+        parts = [part.strip() for part in _RETURN_ADDRESS_SEP.split(_left_column(line))]
         if (
             len(parts) >= 3
-            and len(line) <= 120
+            and all(0 < len(part) <= 40 for part in parts)
             and re.search(r"\d{4,5}", line)
-            and (":" not in parts[0])
+            and not re.search(r"[\d:]", parts[0])
         ):
-            return index
-    return None
+            found = index
+    return found
+
+
+def _left_column(line: str) -> str:
+    """Layout text separates columns by long runs of spaces."""
+    return re.split(r"\s{6,}", line.strip())[0]
 
 
 def _seller_name(lines: list[str]) -> str | None:
@@ -433,9 +443,9 @@ def _seller_name(lines: list[str]) -> str | None:
     carries a legal form."""
     index = _return_address(lines)
     if index is not None:
-        return _RETURN_ADDRESS_SEP.split(lines[index].strip())[0].strip()
+        return _RETURN_ADDRESS_SEP.split(_left_column(lines[index]))[0].strip()
     for line in lines:
-        if _LEGAL_FORM.search(line) and len(line.strip()) <= 60:
+        if _LEGAL_FORM.search(line) and len(line.strip()) <= 45:
             return line.strip().strip(",:")
     return None
 
@@ -450,7 +460,9 @@ def _buyer_name(lines: list[str]) -> str | None:
                 if candidate and not re.fullmatch(r"[\W\d]*", candidate):
                     return candidate
     sender = _return_address(lines)
-    return lines[sender + 1].strip() if sender is not None else None
+    if sender is None:
+        return None
+    return _left_column(lines[sender + 1])
 
 
 def _payment_means(text: str, lines: list[str], ibans: list[str]) -> tuple[PaymentMeans, ...]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
+from processors.bank_statement import BankStatementProcessor
 from processors.base import (
     Declined,
     FailureCode,
@@ -26,6 +27,7 @@ from processors.base import (
 from processors.datev import DatevProcessor
 from processors.einvoice.processor import EInvoiceProcessor
 from processors.other_document import OtherDocumentProcessor
+from processors.pdf_invoice import PdfTextInvoiceProcessor
 from processors.sepa import SepaProcessor
 
 
@@ -87,5 +89,12 @@ class Registry:
 def default_registry() -> Registry:
     # Specific processors first; the fallback takes what they decline or do not score.
     return Registry(
-        [DatevProcessor(), SepaProcessor(), EInvoiceProcessor(), OtherDocumentProcessor()]
+        [
+            DatevProcessor(),
+            SepaProcessor(),
+            EInvoiceProcessor(),
+            BankStatementProcessor(),
+            PdfTextInvoiceProcessor(),
+            OtherDocumentProcessor(),
+        ]
     )

@@ -57,7 +57,7 @@ def _page_text(page: object, layout: bool) -> str:
 _AMOUNT = re.compile(
     r"(?<![\w.,])(?P<sign>[-+\u2212]\s{0,2})?"
     r"(?P<num>\d{1,3}(?:[.,'\u2019]\d{3})+(?:[.,]\d{1,2})?|\d+[.,]\d{2})"
-    r"(?P<trail>\s?[-+](?!\d)|\s?[SH]\b)?(?![\d,])(?!\.\d)"
+    r"(?P<trail>\s?[-+](?!\d)|\s?[SH]\b)?(?![\d,.])"
 )
 
 
@@ -183,7 +183,8 @@ def _date_from(match: re.Match[str], month_first: bool) -> date | None:
 
 # --- identifiers -----------------------------------------------------------------------
 
-_IBAN = re.compile(r"\b([A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}(?:\s?[A-Z0-9]{1,4})?)\b")
+# Banks group IBANs irregularly ("FR76 10107 00245 ..."); the checksum decides the end.
+_IBAN = re.compile(r"\b([A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30})\b")
 _BIC = re.compile(r"\b([A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)\b")
 
 
@@ -233,7 +234,7 @@ def lines_of(text: str) -> list[str]:
 
 
 def labelled(lines: list[str], label: re.Pattern[str]) -> Iterator[tuple[int, str]]:
-    """(line index, text after the label) for every line carrying `label`; when nothing
+    """(label line index, text after the label) for every line carrying `label`; when nothing
     follows the label, the text before it (text layers often print value then label)
     and then the next line are offered as well."""
     for index, line in enumerate(lines):
@@ -245,4 +246,4 @@ def labelled(lines: list[str], label: re.Pattern[str]) -> Iterator[tuple[int, st
             if before:
                 yield index, before
             if not after and index + 1 < len(lines):
-                yield index + 1, lines[index + 1].strip()
+                yield index, lines[index + 1].strip()

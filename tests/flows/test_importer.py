@@ -6,7 +6,7 @@ import argparse
 import io
 import threading
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,8 +47,8 @@ class Stack:
     company: Tenant
     env: WorkerEnv
 
-    def client(self, **kwargs: object) -> DocintakeClient:
-        return DocintakeClient(self.base_url, self.company.api_key, **kwargs)  # type: ignore[arg-type]
+    def client(self) -> DocintakeClient:
+        return DocintakeClient(self.base_url, self.company.api_key, timeout=30)
 
     def count(self, model: type[Batch] | type[Upload]) -> int:
         with self.env.db.read_session() as session:
@@ -113,12 +113,14 @@ def _quiet() -> Console:
     return Console(file=io.StringIO(), width=120)
 
 
-def _run(stack: Stack, options: ImportOptions, **kwargs: object) -> ImportReport:
-    with stack.client(timeout=30) as client:
-        return import_documents(client, options, console=_quiet(), **kwargs)  # type: ignore[arg-type]
+def _run(
+    stack: Stack, options: ImportOptions, on_event: Callable[[ImportEvent], None] | None = None
+) -> ImportReport:
+    with stack.client() as client:
+        return import_documents(client, options, on_event=on_event, console=_quiet())
 
 
-def _assert_all_sent_completed(report: ImportReport, base_url: str) -> None:
+def _assert_all_sent_completed(report: ImportReport) -> None:
     by_path = {row.path: row for row in report.rows}
     assert len(by_path) == EXPECTED_DOCUMENTS + 1
     huge = by_path["inbox/huge.pdf"]
@@ -128,7 +130,6 @@ def _assert_all_sent_completed(report: ImportReport, base_url: str) -> None:
     assert all(row.upload_id and str(row.result_url).startswith("http") for row in sent)
     assert "inbox/small.zip/s0.pdf" in by_path and "inbox/many.zip/m11.pdf" in by_path
     assert "inbox/.DS_Store" not in by_path
-    del base_url
 
 
 def test_folder_import_packs_batches_and_writes_results(stack: Stack, tmp_path: Path) -> None:
@@ -137,7 +138,7 @@ def test_folder_import_packs_batches_and_writes_results(stack: Stack, tmp_path: 
 
     report = _run(stack, _options(folder, results))
 
-    _assert_all_sent_completed(report, stack.base_url)
+    _assert_all_sent_completed(report)
     assert (report.sent_batches, report.replayed_batches) == (EXPECTED_BATCHES, 0)
     assert report.exit_code == 1 and report.failure_codes == {"file_too_large": 1}
     assert stack.count(Batch) == EXPECTED_BATCHES
@@ -165,7 +166,7 @@ def test_rerun_sends_nothing_twice(stack: Stack, tmp_path: Path) -> None:
 
     assert stack.count(Batch) == EXPECTED_BATCHES
     assert stack.count(Upload) == EXPECTED_DOCUMENTS
-    _assert_all_sent_completed(replayed, stack.base_url)
+    _assert_all_sent_completed(replayed)
 
 
 def _interrupt_after_first_send(event: ImportEvent) -> None:
@@ -189,7 +190,7 @@ def test_interrupted_import_resumes_without_sending_twice(stack: Stack, tmp_path
     assert (resumed.resumed_batches, resumed.sent_batches) == (1, EXPECTED_BATCHES - 1)
     assert stack.count(Batch) == EXPECTED_BATCHES
     assert stack.count(Upload) == EXPECTED_DOCUMENTS
-    _assert_all_sent_completed(resumed, stack.base_url)
+    _assert_all_sent_completed(resumed)
     final = pl.read_parquet(results.with_suffix(".parquet"))
     assert final.height == EXPECTED_DOCUMENTS + 1
 

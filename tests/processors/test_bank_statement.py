@@ -34,6 +34,13 @@ SPECS = {
         bookings=(
             *SAMPLE_STATEMENT.bookings,
             Booking(
+                date(2024, 2, 20),
+                date(2024, 2, 20),
+                Decimal("-61.02"),
+                "Total Tankstelle",
+                ("Summe Tanken 20.02.", "Karte 1234"),
+            ),
+            Booking(
                 date(2024, 2, 29),
                 date(2024, 3, 1),
                 Decimal("12345.67"),

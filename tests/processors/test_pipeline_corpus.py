@@ -21,9 +21,9 @@ from processors.base import (
     ProcessingError,
     ResultType,
 )
-from processors.other_document import NO_BANK_STATEMENT_READER, OtherDocumentProcessor
+from processors.other_document import OtherDocumentProcessor
 from processors.pipeline import IntakeRejected, read_document
-from processors.registry import Registry
+from processors.registry import Registry, default_registry
 from processors.sniff import sniff
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
@@ -207,9 +207,7 @@ def test_owner_password_only_pdf_is_filed() -> None:
     assert outcome.data["title"] == "Protokoll"
 
 
-@pytest.mark.parametrize(
-    "document_type", [t for t in DocumentType if t is not DocumentType.BANK_STATEMENT]
-)
+@pytest.mark.parametrize("document_type", [DocumentType.AUTO, DocumentType.OTHER_DOCUMENT])
 def test_pdf_no_processor_takes_is_an_other_document(document_type: DocumentType) -> None:
     data = blank_pdf()
     outcome = read(data, document_type)
@@ -230,11 +228,17 @@ def test_xml_no_processor_takes_is_an_other_document() -> None:
     assert outcome.data["root_element"] == "Report"
 
 
-def test_bank_statement_without_a_reader_is_not_filed_as_other_document() -> None:
-    error = failure(blank_pdf(), DocumentType.BANK_STATEMENT)
-    assert error.code is FailureCode.NOT_A_BANK_STATEMENT
-    assert NO_BANK_STATEMENT_READER in error.message
-    assert not isinstance(error, IntakeRejected)
+def test_pdf_without_text_is_never_filed_as_other_document_when_typed() -> None:
+    """The client said what the file is; a blank page cannot be read as that."""
+    for document_type in (
+        DocumentType.BANK_STATEMENT,
+        DocumentType.SUPPLIER_INVOICE,
+        DocumentType.CUSTOMER_INVOICE,
+    ):
+        with pytest.raises(ProcessingError) as raised:
+            read_document(blank_pdf(), context(document_type), default_registry())
+        assert raised.value.code is FailureCode.UNREADABLE_DOCUMENT
+        assert not isinstance(raised.value, IntakeRejected)
 
 
 def test_kind_no_registered_processor_takes_fails_at_intake() -> None:
