@@ -248,3 +248,23 @@ def _same_name(left: str, right: str) -> bool:
         return re.sub(r"[\W_]+", "", name.casefold())
 
     return norm(left) != "" and norm(left) == norm(right)
+
+
+def direction_fields(
+    invoice: Invoice, company: CompanyProfile, requested: DocumentType
+) -> dict[str, Any]:
+    """The direction of an invoice as stored with its result, for every source."""
+    decision = decide_direction(
+        invoice.seller,
+        invoice.buyer,
+        company,
+        requested,
+        seller_ibans=[m.payee_iban for m in invoice.payment_means if m.payee_iban],
+        buyer_ibans=[m.payer_iban for m in invoice.payment_means if m.payer_iban],
+    )
+    return {
+        "direction": str(decision.direction),
+        "directionUncertain": decision.uncertain,
+        "directionMismatch": decision.mismatch,
+        "directionReason": decision.reason,
+    }

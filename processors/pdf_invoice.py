@@ -32,7 +32,7 @@ from processors.invoice_model import (
     PaymentMeans,
     Totals,
     VatBreakdown,
-    decide_direction,
+    direction_fields,
 )
 from processors.pdf import open_pdf
 from processors.text_values import (
@@ -485,19 +485,9 @@ def _invoice_data(
     classification: Classification,
     context: ProcessingContext,
 ) -> dict[str, Any]:
-    decision = decide_direction(
-        invoice.seller,
-        invoice.buyer,
-        context.company,
-        context.document_type,
-        seller_ibans=[m.payee_iban for m in invoice.payment_means if m.payee_iban],
-    )
     return {
         "invoice": invoice.to_dict(),
-        "direction": str(decision.direction),
-        "directionUncertain": decision.uncertain,
-        "directionMismatch": decision.mismatch,
-        "directionReason": decision.reason,
+        **direction_fields(invoice, context.company, context.document_type),
         "source": {"container": "pdf", "method": "text"},
         "classification": {"score": classification.score, "signals": list(classification.signals)},
         "checks": checks,

@@ -34,7 +34,7 @@ from processors.einvoice.profiles import (
 from processors.einvoice.read_cii import ZUGFERD1, read_cii
 from processors.einvoice.read_ubl import read_ubl
 from processors.einvoice.validation import validate
-from processors.invoice_model import Invoice, decide_direction
+from processors.invoice_model import Invoice, direction_fields
 from processors.xmlsafe import XmlRejectedError, parse_xml, peek_root
 
 INVOICE_DOCUMENT_TYPES = frozenset(
@@ -164,20 +164,9 @@ def _invoice_data(
     findings: list[Finding],
     source: dict[str, Any],
 ) -> dict[str, Any]:
-    decision = decide_direction(
-        invoice.seller,
-        invoice.buyer,
-        context.company,
-        context.document_type,
-        seller_ibans=[m.payee_iban for m in invoice.payment_means if m.payee_iban],
-        buyer_ibans=[m.payer_iban for m in invoice.payment_means if m.payer_iban],
-    )
     return {
         "invoice": invoice.to_dict(),
-        "direction": str(decision.direction),
-        "directionUncertain": decision.uncertain,
-        "directionMismatch": decision.mismatch,
-        "directionReason": decision.reason,
+        **direction_fields(invoice, context.company, context.document_type),
         "validation": {
             **summary,
             "valid": True,
