@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import uuid
 from collections.abc import Sequence
@@ -120,15 +121,25 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _interrupt_once(_signum: int, _frame: object) -> None:
+    """The first SIGINT/SIGTERM raises KeyboardInterrupt; Worker.run's finally then stops
+    the loops, undisturbed by later signals (Ctrl-C in `make run` brings SIGINT and then
+    SIGTERM). Setting the stop event from the handler instead can deadlock: the main
+    thread may hold that event's lock at the moment the signal arrives."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
 def cmd_worker(args: argparse.Namespace) -> int:
     import logging
-    import signal
 
     from flows.worker import start
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     worker = start(args.processes)
-    signal.signal(signal.SIGTERM, lambda *_: worker.stop.set())
+    signal.signal(signal.SIGTERM, _interrupt_once)
+    signal.signal(signal.SIGINT, _interrupt_once)
     try:
         worker.run()
     except KeyboardInterrupt:

@@ -133,6 +133,31 @@ def test_worker_killed_mid_batch_is_taken_over(
         assert taken_back == at_kill["processing"]
 
 
+def test_worker_stops_cleanly_on_repeated_signals(
+    env: WorkerEnv, fresh_engine: Engine, prefect_server: str
+) -> None:
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "worker", "--processes", "1"],
+        env=_worker_environment(env, fresh_engine, prefect_server),
+        cwd=ROOT,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        time.sleep(8)  # started, warmed up, loops polling
+        assert worker.poll() is None
+        # Ctrl-C in `make run` brings SIGINT and then SIGTERM: several signals, any time.
+        for signum in [signal.SIGINT, *[signal.SIGTERM] * 20]:
+            worker.send_signal(signum)
+            time.sleep(0.05)
+        assert worker.wait(timeout=90) == 0
+    finally:
+        if worker.poll() is None:
+            os.killpg(worker.pid, signal.SIGKILL)
+            worker.wait()
+
+
 def test_upload_in_hand_when_its_worker_died_twice_fails_processing_failed(
     api: TestClient, company: Tenant, env: WorkerEnv
 ) -> None:
