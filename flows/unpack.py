@@ -134,13 +134,13 @@ def _upload_for(batch: BatchInfo, entry: UnpackedEntry) -> tuple[Upload, UploadS
         object_key=None if kept_nothing else entry_key(batch.id, entry.position),
     )
     if entry.too_large:
-        upload.error_code = FailureCode.FILE_TOO_LARGE
-        upload.error_message = "The file exceeds the size limit for one file."
-        return upload, UploadStatus.FAILED
+        return upload, upload_repo.refused_at_intake(
+            upload, FailureCode.FILE_TOO_LARGE, upload_repo.FILE_TOO_LARGE_MESSAGE
+        )
     if entry.unreadable:
-        upload.error_code = FailureCode.UNSUPPORTED_FILE_TYPE
-        upload.error_message = entry.unreadable
-        return upload, UploadStatus.FAILED
+        return upload, upload_repo.refused_at_intake(
+            upload, FailureCode.UNSUPPORTED_FILE_TYPE, entry.unreadable
+        )
     return upload, UploadStatus.QUEUED
 
 

@@ -189,7 +189,7 @@ def run_job(env: WorkerEnv, job: Job) -> JobResult:
     try:
         booked = _booked_result(env, job)
         if booked is not None:
-            return _record_duplicate(env, job, booked[0])
+            return _record_duplicate(env, job, *booked)
         if job.object_key is None:
             outcome = ReadOutcome(
                 failure_code=FailureCode.PROCESSING_FAILED.value,
@@ -214,19 +214,18 @@ def run_job(env: WorkerEnv, job: Job) -> JobResult:
         env.drop(job.upload_id)
 
 
-def _record_duplicate(env: WorkerEnv, job: Job, result_id: uuid.UUID) -> JobResult:
+def _record_duplicate(
+    env: WorkerEnv, job: Job, result_id: uuid.UUID, result_type: str
+) -> JobResult:
     """The same content was booked before: complete with the original's result."""
     with env.db.session() as session:
         upload = work_repo.held_upload(session, job.upload_id, env.owner)
         if upload is None:
             return JobResult(job.upload_id, job.file_name, "lost")
         work_repo.complete_upload(session, upload, result_id)
-        result = result_repo.live_result_for_content(session, job.company_id, job.sha256)
         session.commit()
     log.info("upload %s: same content as result %s; not booked again", job.upload_id, result_id)
-    return JobResult(
-        job.upload_id, job.file_name, "completed", result_id, result.type if result else None
-    )
+    return JobResult(job.upload_id, job.file_name, "completed", result_id, result_type)
 
 
 def heartbeat(env: WorkerEnv) -> None:

@@ -72,9 +72,9 @@ def _new_upload(request: IntakeRequest) -> tuple[Upload, UploadStatus]:
         attempts=0,
     )
     if request.file.too_large:
-        upload.error_code = FailureCode.FILE_TOO_LARGE
-        upload.error_message = "The file exceeds the size limit for one file."
-        return upload, UploadStatus.FAILED
+        return upload, upload_repo.refused_at_intake(
+            upload, FailureCode.FILE_TOO_LARGE, upload_repo.FILE_TOO_LARGE_MESSAGE
+        )
     return upload, UploadStatus.QUEUED
 
 

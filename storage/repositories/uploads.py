@@ -36,6 +36,16 @@ def find_by_content(
     return session.scalars(statement).one_or_none()
 
 
+FILE_TOO_LARGE_MESSAGE = "The file exceeds the size limit for one file."
+
+
+def refused_at_intake(upload: Upload, code: str, message: str) -> UploadStatus:
+    """Mark a new upload as refused before any processor read it; returns the state it
+    starts in (`failed`, a failure a repeated request may retry)."""
+    upload.error_code, upload.error_message = code, message
+    return UploadStatus.FAILED
+
+
 def add_upload(session: Session, upload: Upload, initial: UploadStatus) -> None:
     """Insert a new upload in its first state, with its first history row. Raises
     IntegrityError when an idempotency key is taken; the caller holds a savepoint."""

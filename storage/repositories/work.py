@@ -12,7 +12,7 @@ import uuid
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from sqlalchemy import Select, and_, or_, select, update
+from sqlalchemy import Select, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from processors.base import FailureCode
@@ -181,13 +181,15 @@ def positions_of(session: Session, batch_id: uuid.UUID) -> set[int]:
 
 
 def active_in_batch(session: Session, batch_id: uuid.UUID) -> int:
-    statement = select(Upload.id).where(
-        and_(
+    statement = (
+        select(func.count())
+        .select_from(Upload)
+        .where(
             Upload.batch_id == batch_id,
             Upload.status.in_([UploadStatus.QUEUED, UploadStatus.PROCESSING]),
         )
     )
-    return len(list(session.scalars(statement)))
+    return int(session.scalar(statement) or 0)
 
 
 def has_queued_singles(session: Session) -> bool:

@@ -80,6 +80,18 @@ def _worker_environment(env: WorkerEnv, engine: Engine, prefect_url: str) -> dic
     return variables
 
 
+def _start_worker(env: WorkerEnv, engine: Engine, prefect_url: str) -> subprocess.Popen[bytes]:
+    """`docintake worker` in a process group of its own (it and its readers can be killed)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "worker", "--processes", "1"],
+        env=_worker_environment(env, engine, prefect_url),
+        cwd=ROOT,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
 def test_worker_killed_mid_batch_is_taken_over(
     api: TestClient, company: Tenant, env: WorkerEnv, fresh_engine: Engine, prefect_server: str
 ) -> None:
@@ -91,14 +103,7 @@ def test_worker_killed_mid_batch_is_taken_over(
     }
     batch_id = post_batch(api, company.headers, make_zip(invoices)).json()["id"]
 
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "worker", "--processes", "1"],
-        env=_worker_environment(env, fresh_engine, prefect_server),
-        cwd=ROOT,
-        start_new_session=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    worker = _start_worker(env, fresh_engine, prefect_server)
     try:
         _wait_for(
             lambda: _statuses(env.db, batch_id).get("completed", 0) >= 3,
@@ -136,14 +141,7 @@ def test_worker_killed_mid_batch_is_taken_over(
 def test_worker_stops_cleanly_on_repeated_signals(
     env: WorkerEnv, fresh_engine: Engine, prefect_server: str
 ) -> None:
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "worker", "--processes", "1"],
-        env=_worker_environment(env, fresh_engine, prefect_server),
-        cwd=ROOT,
-        start_new_session=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    worker = _start_worker(env, fresh_engine, prefect_server)
     try:
         time.sleep(8)  # started, warmed up, loops polling
         assert worker.poll() is None
