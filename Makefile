@@ -18,13 +18,18 @@ $(STAMP): pyproject.toml
 	$(BIN)/python scripts/install_rules.py
 	touch $(STAMP)
 
+# Tesseract reads scans; Chromium runs the browser tests.
+RUN_PACKAGES := curl tesseract-ocr tesseract-ocr-deu tesseract-ocr-eng
+TEST_PACKAGES := $(RUN_PACKAGES) chromium
+
 install: $(STAMP)
-	bash scripts/install-system-packages.sh curl
+	bash scripts/install-system-packages.sh $(RUN_PACKAGES)
 
 run: install
 	bash scripts/run-stack.sh
 
 test: install
+	bash scripts/install-system-packages.sh $(TEST_PACKAGES)
 	bash scripts/ensure-postgres.sh
 	$(BIN)/pytest
 

@@ -2,7 +2,7 @@
 # Debian packages the service needs at run and test time, installed only when missing.
 set -euo pipefail
 needed=()
-# The Makefile names them: curl now; tesseract (OCR) and chromium (browser tests) later.
+# The Makefile names them: curl and tesseract to run; chromium too for the browser tests.
 for package in "$@"; do
   dpkg -s "$package" >/dev/null 2>&1 || needed+=("$package")
 done

@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
     ForeignKey,
     Index,
@@ -106,8 +107,11 @@ class Result(Base):
     data: Mapped[dict[str, Any]] = mapped_column(default=dict)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     deleted_at: Mapped[datetime | None]
+    # Invoices only: seller + number + gross, to list possible duplicates of an invoice.
+    duplicate_key: Mapped[str | None] = mapped_column(String(255))
 
     __table_args__ = (
+        Index("ix_results_company_duplicate_key", "company_id", "duplicate_key"),
         # The same content in one company is booked once: later copies share this result.
         Index(
             "uq_results_company_sha256",
@@ -181,6 +185,8 @@ class Upload(Base):
     result_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("results.id"))
     error_code: Mapped[str | None] = mapped_column(String(64))
     error_message: Mapped[str | None] = mapped_column(Text)
+    # Everything behind the error code a reader may want: e-invoice findings, for one.
+    error_details: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     attempts: Mapped[int] = mapped_column(default=0)
     lease_owner: Mapped[str | None] = mapped_column(String(255))
     lease_expires_at: Mapped[datetime | None]
@@ -217,6 +223,12 @@ class Upload(Base):
         ),
         Index("ix_uploads_company_created", "company_id", "created_at"),
         Index("ix_uploads_status_created", "status", "created_at"),
+        # The web application's inbox filters, fast at 100,000 uploads per company.
+        Index("ix_uploads_company_status_created", "company_id", "status", "created_at"),
+        Index("ix_uploads_company_type_created", "company_id", "document_type", "created_at"),
+        Index("ix_uploads_result_id", "result_id"),
+        # Incremental status-table exports.
+        Index("ix_uploads_updated_at", "updated_at"),
     )
 
     def set_status(self, target: UploadStatus) -> StatusChange:
@@ -240,4 +252,59 @@ class StatusChange(Base):
     upload_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("uploads.id"), index=True)
     from_status: Mapped[str | None] = mapped_column(String(16))
     to_status: Mapped[str] = mapped_column(String(16))
+    at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+
+
+class User(Base):
+    """A person of one company who signs in to the web application."""
+
+    __tablename__ = "users"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    company_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("companies.id"), index=True)
+    email: Mapped[str] = mapped_column(String(320), unique=True)  # stored lower-cased
+    password_hash: Mapped[str] = mapped_column(String(255))  # argon2id
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    last_login_at: Mapped[datetime | None]
+
+
+class WebSession(Base):
+    """A signed-in browser. The cookie holds a random token; only its SHA-256 is stored."""
+
+    __tablename__ = "web_sessions"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id"), index=True)
+    csrf_token: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[datetime]
+
+
+class LoginAttempt(Base):
+    """Failed and successful sign-ins, for rate limiting across API processes."""
+
+    __tablename__ = "login_attempts"
+
+    id: Mapped[int] = mapped_column(AutoId, primary_key=True, autoincrement=True)
+    email: Mapped[str] = mapped_column(String(320))
+    client: Mapped[str] = mapped_column(String(64))
+    succeeded: Mapped[bool] = mapped_column(Boolean)
     at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (
+        Index("ix_login_attempts_email_at", "email", "at"),
+        Index("ix_login_attempts_client_at", "client", "at"),
+    )
+
+
+class TransactionConfirmation(Base):
+    """A bank transaction of a bank-statement result, confirmed and from then on locked.
+    `position` is the transaction's index in the result's transaction list."""
+
+    __tablename__ = "transaction_confirmations"
+
+    result_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("results.id"), primary_key=True)
+    position: Mapped[int] = mapped_column(primary_key=True)
+    confirmed_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id"))
+    confirmed_at: Mapped[datetime] = mapped_column(default=utcnow)
