@@ -66,6 +66,9 @@ class ProcessingContext:
     document_type: DocumentType
     file_name: str
     company: CompanyProfile
+    # The Tesseract binary for scanned pages (a name on PATH or a path); set by the caller
+    # from its settings, since processors read no settings themselves.
+    ocr_command: str = "tesseract"
 
 
 @dataclass(frozen=True, slots=True)
