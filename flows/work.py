@@ -128,7 +128,9 @@ def _company_profile(env: WorkerEnv, company_id: uuid.UUID) -> CompanyProfile:
 
 def _context(env: WorkerEnv, job: Job) -> ProcessingContext:
     profile = _company_profile(env, job.company_id)
-    return ProcessingContext(DocumentType(job.document_type), job.file_name, profile)
+    return ProcessingContext(
+        DocumentType(job.document_type), job.file_name, profile, env.settings.ocr_command
+    )
 
 
 def _booked_result(env: WorkerEnv, job: Job) -> tuple[uuid.UUID, str] | None:

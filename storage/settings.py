@@ -57,6 +57,8 @@ class Settings(BaseSettings):
     worker_processes: int = Field(default=0, ge=0)  # 0: one per CPU core
     document_time_limit_seconds: float = Field(default=60.0, gt=0)
     lease_seconds: float = Field(default=30.0, gt=1)
+    # Tesseract for scanned PDFs: a command on PATH or a path to the binary.
+    ocr_command: str = "tesseract"
 
     @property
     def max_request_bytes(self) -> int:
