@@ -49,6 +49,7 @@ class ReadOutcome:
     data: dict[str, Any] = field(default_factory=dict)
     failure_code: str | None = None
     failure_message: str | None = None
+    failure_details: dict[str, Any] | None = None
     failed_at_intake: bool = False
     cpu_seconds: float = 0.0
 
@@ -87,6 +88,7 @@ def read_in_child(data: bytes, context: ProcessingContext, time_limit: float) ->
         return ReadOutcome(
             failure_code=exc.code.value,
             failure_message=exc.message,
+            failure_details=exc.details or None,
             failed_at_intake=isinstance(exc, IntakeRejected),
             cpu_seconds=time.process_time() - started,
         )

@@ -162,7 +162,9 @@ def _record(env: WorkerEnv, job: Job, outcome: ReadOutcome) -> JobResult:
                 cpu_seconds=outcome.cpu_seconds,
             )
         code = FailureCode(outcome.failure_code or FailureCode.PROCESSING_FAILED)
-        work_repo.fail_upload(session, upload, code, outcome.failure_message or "")
+        work_repo.fail_upload(
+            session, upload, code, outcome.failure_message or "", outcome.failure_details
+        )
         session.commit()
     return JobResult(
         job.upload_id,

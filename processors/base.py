@@ -82,10 +82,14 @@ class Outcome:
 class ProcessingError(Exception):
     """A document-level failure with one of the spec's failure codes."""
 
-    def __init__(self, code: FailureCode, message: str) -> None:
+    def __init__(
+        self, code: FailureCode, message: str, details: Mapping[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        # What a reader of the failure may want beyond the message (JSON-ready).
+        self.details: dict[str, Any] = dict(details or {})
 
 
 class Declined(Exception):

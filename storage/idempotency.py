@@ -99,7 +99,7 @@ def _read_again(session: Session, upload: Upload, request: IntakeRequest) -> boo
     uses_new_object = upload.object_key is None and request.file.object_key is not None
     if uses_new_object:
         upload.object_key = request.file.object_key
-    upload.error_code = upload.error_message = None
+    upload.error_code = upload.error_message = upload.error_details = None
     upload.result_id = None
     upload.attempts = 0
     upload_repo.change_status(session, upload, UploadStatus.QUEUED)

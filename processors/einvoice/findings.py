@@ -43,7 +43,11 @@ class InvalidEInvoiceError(ProcessingError):
 
     def __init__(self, findings: Iterable[Finding], summary: str | None = None) -> None:
         self.findings: tuple[Finding, ...] = tuple(findings)
-        super().__init__(FailureCode.INVALID_E_INVOICE, summary or failure_message(self.findings))
+        super().__init__(
+            FailureCode.INVALID_E_INVOICE,
+            summary or failure_message(self.findings),
+            {"findings": [finding.to_dict() for finding in self.findings]},
+        )
 
 
 class NotAnEInvoiceError(Declined):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import uuid
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from sqlalchemy import select
@@ -24,7 +26,12 @@ def book_result(
 ) -> Result:
     """Store a result, or answer with the one another worker booked for the same content."""
     result = Result(
-        id=uuid.uuid4(), company_id=company_id, type=result_type, sha256=sha256, data=data
+        id=uuid.uuid4(),
+        company_id=company_id,
+        type=result_type,
+        sha256=sha256,
+        data=data,
+        duplicate_key=invoice_duplicate_key(data) if result_type == "invoice" else None,
     )
     try:
         with session.begin_nested():
@@ -40,3 +47,47 @@ def book_result(
 
 def company_of(session: Session, company_id: uuid.UUID) -> Company | None:
     return session.get(Company, company_id)
+
+
+def invoice_duplicate_key(data: dict[str, Any]) -> str | None:
+    """Seller, invoice number and gross total, normalized: two invoices with the same key
+    are possibly the same invoice booked twice (different files, same content)."""
+    invoice = data.get("invoice")
+    if not isinstance(invoice, dict):
+        return None
+    seller = invoice.get("seller") or {}
+    who = seller.get("vatId") or seller.get("taxNumber") or seller.get("name")
+    number = invoice.get("number")
+    gross = _amount((invoice.get("totals") or {}).get("gross"))
+    if not (who and number and gross is not None):
+        return None
+    return "|".join((_token(str(who)), _token(str(number)), str(gross)))[:255]
+
+
+def _token(text: str) -> str:
+    return re.sub(r"[^0-9A-Z]", "", text.upper())
+
+
+def _amount(value: Any) -> Decimal | None:
+    try:
+        return Decimal(str(value)).quantize(Decimal("0.01")) if value is not None else None
+    except InvalidOperation:
+        return None
+
+
+def possible_duplicates(session: Session, result: Result, limit: int = 20) -> list[Result]:
+    """Other live results of the same company with the same duplicate key."""
+    if result.duplicate_key is None:
+        return []
+    statement = (
+        select(Result)
+        .where(
+            Result.company_id == result.company_id,
+            Result.duplicate_key == result.duplicate_key,
+            Result.id != result.id,
+            Result.deleted_at.is_(None),
+        )
+        .order_by(Result.created_at)
+        .limit(limit)
+    )
+    return list(session.scalars(statement))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import Select, func, or_, select, update
 from sqlalchemy.orm import Session
@@ -88,16 +89,23 @@ def release_upload(session: Session, upload: Upload) -> None:
     upload.attempts = max(0, upload.attempts - 1)
 
 
-def fail_upload(session: Session, upload: Upload, code: FailureCode, message: str) -> None:
+def fail_upload(
+    session: Session,
+    upload: Upload,
+    code: FailureCode,
+    message: str,
+    details: dict[str, Any] | None = None,
+) -> None:
     change_status(session, upload, UploadStatus.FAILED)
     upload.error_code, upload.error_message = code, message[:4000]
+    upload.error_details = details
     upload.lease_owner = upload.lease_expires_at = None
 
 
 def complete_upload(session: Session, upload: Upload, result_id: uuid.UUID) -> None:
     change_status(session, upload, UploadStatus.COMPLETED)
     upload.result_id = result_id
-    upload.error_code = upload.error_message = None
+    upload.error_code = upload.error_message = upload.error_details = None
     upload.lease_owner = upload.lease_expires_at = None
 
 

@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from flows.pipeline import process_batch, process_uploads
 from flows.work import WorkerEnv
-from storage.models import StatusChange
+from storage.models import StatusChange, Upload
 from storage.repositories import work as work_repo
 from tests.api.helpers import make_zip, post_batch, post_upload
 from tests.conftest import Tenant
@@ -161,3 +161,24 @@ def test_entry_over_the_file_limit_fails_file_too_large(
     errors = {u["fileName"]: (u["error"] or {}).get("code") for u in body["uploads"]}
     assert errors == {"big.pdf": "file_too_large", "ok.pdf": None}
     assert not any("entries/0" in key for key in env.store.list_keys())
+
+
+def test_a_failed_e_invoice_keeps_every_finding(
+    api: TestClient, company: Tenant, env: WorkerEnv
+) -> None:
+    name, content = corpus_file("invalid_e_invoice", ".xml")
+    upload_id = post_upload(api, company.headers, content, name).json()["id"]
+    _drain()
+
+    body = _get(api, company, upload_id)
+    error = body["error"]
+    assert isinstance(error, dict) and error["code"] == "invalid_e_invoice"
+    with env.db.read_session() as session:
+        upload = session.get(Upload, uuid.UUID(upload_id))
+        assert upload is not None and upload.error_details is not None
+        findings = upload.error_details["findings"]
+    failing = [f for f in findings if f["level"] in ("fatal", "error")]
+    assert failing, findings
+    assert {"id", "level", "text", "location", "stage"} <= set(failing[0])
+    # The message names the first failing rule, and that rule is among the stored findings.
+    assert failing[0]["id"] in str(error["message"])
