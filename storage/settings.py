@@ -57,6 +57,13 @@ class Settings(BaseSettings):
     worker_processes: int = Field(default=0, ge=0)  # 0: one per CPU core
     document_time_limit_seconds: float = Field(default=60.0, gt=0)
     lease_seconds: float = Field(default=30.0, gt=1)
+
+    # Web application: how long a sign-in lasts, and how many failed sign-ins per e-mail
+    # and per client address lock further tries for the window.
+    web_session_hours: float = Field(default=12.0, gt=0)
+    login_failures_per_email: int = Field(default=5, gt=0)
+    login_failures_per_client: int = Field(default=20, gt=0)
+    login_window_minutes: float = Field(default=15.0, gt=0)
     # Tesseract for scanned PDFs: a command on PATH or a path to the binary.
     ocr_command: str = "tesseract"
 
