@@ -57,6 +57,12 @@ class Settings(BaseSettings):
     worker_processes: int = Field(default=0, ge=0)  # 0: one per CPU core
     document_time_limit_seconds: float = Field(default=60.0, gt=0)
     lease_seconds: float = Field(default=30.0, gt=1)
+    # Dispatch through the Prefect work pool: how many `serve-queue` flow runs the
+    # dispatcher keeps going while work waits (one per worker machine), and when such a
+    # run ends: idle that long, or at the latest after `pipeline_run_max_seconds`.
+    pipeline_runs: int = Field(default=1, gt=0)
+    pipeline_run_idle_seconds: float = Field(default=600.0, gt=0)
+    pipeline_run_max_seconds: float = Field(default=3600.0, gt=0)
 
     # Web application: how long a sign-in lasts, and how many failed sign-ins per e-mail
     # and per client address lock further tries for the window.
