@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from api.importer import add_import_command
 from storage.db import Database, make_engine
 from storage.migrate import upgrade
-from storage.repositories import api_keys, companies
+from storage.repositories import api_keys, companies, users
 from storage.settings import get_settings
 
 
@@ -107,6 +107,23 @@ def cmd_apikey_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_user_create(args: argparse.Namespace) -> int:
+    db = _database()
+    with db.session() as session:
+        if companies.get_company(session, args.company) is None:
+            print(f"no company {args.company}", file=sys.stderr)
+            return 1
+        try:
+            password = sys.stdin.readline().rstrip("\n") if args.password == "-" else args.password
+            user = users.create_user(session, args.company, args.email, password)
+        except users.EmailTaken as exc:
+            print(str(exc), file=sys.stderr)
+            return 1
+        session.commit()
+    _emit({"userId": str(user.id), "email": user.email}, args.json)
+    return 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -148,6 +165,28 @@ def cmd_worker(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_dispatch(args: argparse.Namespace) -> int:
+    import logging
+    from datetime import timedelta
+
+    from flows.dispatch import Dispatcher, DispatchPolicy
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    settings = get_settings()
+    policy = DispatchPolicy(
+        runs=settings.pipeline_runs,
+        longest_run=timedelta(seconds=settings.pipeline_run_max_seconds + 600),
+    )
+    dispatcher = Dispatcher(Database(make_engine(settings.effective_database_url)), policy)
+    signal.signal(signal.SIGTERM, _interrupt_once)
+    signal.signal(signal.SIGINT, _interrupt_once)
+    try:
+        dispatcher.run()
+    except KeyboardInterrupt:
+        dispatcher.stop.set()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="docintake", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -185,9 +224,23 @@ def build_parser() -> argparse.ArgumentParser:
     key_list.add_argument("--json", action="store_true")
     key_list.set_defaults(func=cmd_apikey_list)
 
+    user = sub.add_parser("user", help="web application users").add_subparsers(
+        dest="action", required=True
+    )
+    user_create = user.add_parser("create", help="create a user who logs in at /app/login")
+    user_create.add_argument("--company", type=uuid.UUID, required=True)
+    user_create.add_argument("--email", required=True)
+    user_create.add_argument("--password", required=True, help="'-' reads it from stdin")
+    user_create.add_argument("--json", action="store_true")
+    user_create.set_defaults(func=cmd_user_create)
+
     worker = sub.add_parser("worker", help="run a pipeline worker (needs a Prefect server)")
     worker.add_argument("--processes", type=int, default=None, help="default: CPU cores")
     worker.set_defaults(func=cmd_worker)
+
+    sub.add_parser(
+        "dispatch", help="hand queued work to Prefect: serve-queue runs on the work pool"
+    ).set_defaults(func=cmd_dispatch)
 
     add_import_command(sub)
 
