@@ -1,4 +1,5 @@
-"""A pipeline worker process: `docintake worker`.
+"""The pipeline worker: the `serve-queue` flow that the dispatcher starts through the
+`docintake` work pool, and `docintake worker`, the same loops run directly.
 
 Three loops share one process pool: single uploads (drain windows), batches (one flow
 run each) and a heartbeat that extends the leases of the work in hand. Run as many
@@ -9,13 +10,14 @@ again; nothing is failed for it.
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import threading
 import time
 import uuid
 from collections.abc import Callable
 
-from prefect import tags
+from prefect import flow, get_run_logger, tags
 
 from flows import runtime
 from flows.pipeline import process_batch, process_uploads
@@ -57,6 +59,7 @@ class Worker:
         self.stop = threading.Event()
         self.current_batch: uuid.UUID | None = None
         self._last_recovery = 0.0
+        self.last_busy = time.monotonic()
 
     def singles_step(self) -> bool:
         now = time.monotonic()
@@ -67,8 +70,10 @@ class Worker:
             queued = work_repo.has_queued_singles(session)
         if not queued:
             return False
+        self.last_busy = time.monotonic()
         with tags("single-uploads"):
             process_uploads(window=utcnow().strftime("%Y-%m-%dT%H:%M:%SZ"))
+        self.last_busy = time.monotonic()
         return True
 
     def batch_step(self) -> bool:
@@ -80,11 +85,13 @@ class Worker:
             return False
         batch_id, company_id, document_type = claimed
         self.current_batch = batch_id
+        self.last_busy = time.monotonic()
         try:
             with tags("batch", f"company:{company_id}", f"document-type:{document_type}"):
                 process_batch(str(batch_id))
         finally:
             self.current_batch = None
+            self.last_busy = time.monotonic()
         return True
 
     def heartbeat_step(self) -> bool:
@@ -97,20 +104,42 @@ class Worker:
         self.stop.wait(self.env.lease.total_seconds() / 3)
         return True
 
-    def run(self) -> None:
+    def _finished(
+        self, started: float, idle_seconds: float | None, max_seconds: float | None
+    ) -> bool:
+        now = time.monotonic()
+        working = self.current_batch is not None or bool(self.env.held())
+        idle = not working and idle_seconds is not None and now - self.last_busy > idle_seconds
+        # Past its time a run hands over between two pieces of work, never in the middle.
+        over = not working and max_seconds is not None and now - started > max_seconds
+        return idle or over
+
+    def run(self, idle_seconds: float | None = None, max_seconds: float | None = None) -> None:
+        """Run the loops until stopped, or until idle for `idle_seconds` / past
+        `max_seconds` (the `serve-queue` flow's bounds; `docintake worker` has none)."""
         loops = {
             "singles": self.singles_step,
             "batches": self.batch_step,
             "heartbeat": self.heartbeat_step,
         }
+        # Each loop runs in a copy of this context, so the flows it starts are child runs
+        # of the `serve-queue` run in the Prefect UI.
         threads = [
-            threading.Thread(target=_guarded, args=(name, self.stop, step), name=name, daemon=True)
+            threading.Thread(
+                target=contextvars.copy_context().run,
+                args=(_guarded, name, self.stop, step),
+                name=name,
+                daemon=True,
+            )
             for name, step in loops.items()
         ]
+        started = time.monotonic()
         for thread in threads:
             thread.start()
         try:
             while any(thread.is_alive() for thread in threads):
+                if self._finished(started, idle_seconds, max_seconds):
+                    break
                 self.stop.wait(0.5)
         finally:
             self.stop.set()
@@ -125,3 +154,19 @@ def start(processes: int | None = None) -> Worker:
     env.executor.warm_up()
     runtime.install(env)
     return Worker(env)
+
+
+@flow(name="serve-queue", flow_run_name="serve-queue-{label}")
+def serve_queue(label: str = "manual") -> None:
+    """A pipeline run started by the dispatcher through the `docintake` work pool: warm
+    up one reading process per core, then claim and read queued work until idle.
+
+    The process start and warm-up (several seconds) are paid once per busy period, not
+    per upload or batch; batches and drain windows run as child flow runs."""
+    from storage.settings import get_settings
+
+    settings = get_settings()
+    env = runtime.current()
+    env.executor.warm_up()
+    get_run_logger().info("serving the queue as %s", env.owner)
+    Worker(env).run(settings.pipeline_run_idle_seconds, settings.pipeline_run_max_seconds)

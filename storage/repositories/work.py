@@ -207,3 +207,23 @@ def has_queued_singles(session: Session) -> bool:
         .limit(1)
     )
     return session.scalars(statement).first() is not None
+
+
+def has_waiting_work(session: Session, now: datetime) -> bool:
+    """Anything a pipeline run should pick up: queued single uploads, a batch nobody holds
+    (or whose holder died), or single uploads whose worker died (expired leases)."""
+    claimable_batch = select(Batch.id).where(
+        Batch.finished_at.is_(None),
+        or_(Batch.lease_expires_at.is_(None), Batch.lease_expires_at < now),
+    )
+    orphaned_single = select(Upload.id).where(
+        Upload.status == UploadStatus.PROCESSING,
+        Upload.batch_id.is_(None),
+        Upload.lease_expires_at < now,
+    )
+    if has_queued_singles(session):
+        return True
+    return any(
+        session.scalars(statement.limit(1)).first() is not None
+        for statement in (claimable_batch, orphaned_single)
+    )

@@ -11,7 +11,6 @@ import time
 import uuid
 from collections.abc import Iterator
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -26,16 +25,15 @@ from flows.worker import Worker
 from processors.base import CompanyProfile, DocumentType, ProcessingContext
 from storage.db import Database, make_engine
 from storage.models import StatusChange, Upload, utcnow
-from storage.objectstore import LocalDirStore, S3Store
+from storage.objectstore import S3Store
 from storage.repositories import work as work_repo
 from storage.states import UploadStatus
 from tests.api.helpers import make_zip, post_batch, post_upload
 from tests.conftest import Tenant
+from tests.flows.processes import ROOT, worker_environment
 from tests.flows.samples import blank_pdf, corpus_file
 from tests.support.proxy import OutageProxy
 from tests.support.seaweed import ACCESS_KEY, SECRET_KEY, SeaweedServer
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _statuses(db: Database, batch_id: str | None = None) -> dict[str, int]:
@@ -55,36 +53,11 @@ def _wait_for(condition, timeout: float, what: str) -> None:  # type: ignore[no-
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def _worker_environment(env: WorkerEnv, engine: Engine, prefect_url: str) -> dict[str, str]:
-    variables = {
-        **os.environ,
-        "PREFECT_API_URL": prefect_url,
-        "DOCINTAKE_DATABASE_URL": engine.url.render_as_string(hide_password=False),
-        "DOCINTAKE_LEASE_SECONDS": "3",
-        "DOCINTAKE_MAX_ARCHIVE_FILES": str(env.settings.max_archive_files),
-        "DOCINTAKE_MAX_FILE_BYTES": str(env.settings.max_file_bytes),
-        "DOCINTAKE_MAX_ARCHIVE_BYTES": str(env.settings.max_archive_bytes),
-    }
-    if isinstance(env.store, LocalDirStore):
-        variables["DOCINTAKE_VAR_DIR"] = str(env.store.root.parent)
-        assert env.store.root.name == "objects"
-    else:
-        assert isinstance(env.store, S3Store)
-        endpoint = env.store._client._base_url.host
-        variables |= {
-            "DOCINTAKE_S3_ENDPOINT": endpoint,
-            "DOCINTAKE_S3_BUCKET": env.store.bucket,
-            "DOCINTAKE_S3_ACCESS_KEY": ACCESS_KEY,
-            "DOCINTAKE_S3_SECRET_KEY": SECRET_KEY,
-        }
-    return variables
-
-
 def _start_worker(env: WorkerEnv, engine: Engine, prefect_url: str) -> subprocess.Popen[bytes]:
     """`docintake worker` in a process group of its own (it and its readers can be killed)."""
     return subprocess.Popen(
         [sys.executable, "-m", "api.cli", "worker", "--processes", "1"],
-        env=_worker_environment(env, engine, prefect_url),
+        env=worker_environment(env, engine, prefect_url),
         cwd=ROOT,
         start_new_session=True,
         stdout=subprocess.DEVNULL,

@@ -1,0 +1,125 @@
+"""The dispatcher: `docintake dispatch`. Hands queued work to Prefect.
+
+The database is the queue of record. The dispatcher watches it and, while work waits,
+keeps `pipeline_runs` flow runs of the `serve-queue` deployment going. A Prefect worker
+of the `docintake` work pool starts each run in a process of its own; the run claims
+work from the database until the queue has been idle for a while. The API never talks
+to Prefect, and nothing here reads a document.
+
+A run whose process or machine died without Prefect noticing stays "running" in
+Prefect; the dispatcher stops counting a run once it is older than the longest a run
+may last, and the leases of the work it held expire, so nothing waits for it forever.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from prefect.client.orchestration import SyncPrefectClient, get_client
+from prefect.client.schemas.filters import (
+    DeploymentFilter,
+    DeploymentFilterId,
+    FlowRunFilter,
+    FlowRunFilterState,
+    FlowRunFilterStateType,
+)
+from prefect.client.schemas.objects import FlowRun, StateType
+
+from flows.work import INFRASTRUCTURE_ERRORS
+from storage.db import Database
+from storage.models import utcnow
+from storage.repositories import work as work_repo
+
+log = logging.getLogger(__name__)
+
+DEPLOYMENT = "serve-queue/serve-queue"
+POLL_SECONDS = 0.5
+# A run that has not started this long after it was created means no worker of the
+# work pool is taking runs: said loudly, once per run.
+LATE_AFTER = timedelta(seconds=60)
+UNFINISHED = [StateType.SCHEDULED, StateType.PENDING, StateType.RUNNING]
+
+
+@dataclass(frozen=True)
+class DispatchPolicy:
+    runs: int  # flow runs to keep going while work waits
+    longest_run: timedelta  # a run older than this is presumed dead
+
+
+class Dispatcher:
+    def __init__(self, db: Database, policy: DispatchPolicy, deployment: str = DEPLOYMENT):
+        self.db = db
+        self.policy = policy
+        self.deployment = deployment
+        self.stop = threading.Event()
+        self._deployment_id: uuid.UUID | None = None
+        self._warned: set[str] = set()
+
+    def _client(self) -> SyncPrefectClient:
+        return get_client(sync_client=True)
+
+    def unfinished_runs(self, client: SyncPrefectClient) -> list[FlowRun]:
+        if self._deployment_id is None:
+            self._deployment_id = client.read_deployment_by_name(self.deployment).id
+        runs = client.read_flow_runs(
+            deployment_filter=DeploymentFilter(id=DeploymentFilterId(any_=[self._deployment_id])),
+            flow_run_filter=FlowRunFilter(
+                state=FlowRunFilterState(type=FlowRunFilterStateType(any_=UNFINISHED))
+            ),
+        )
+        now = utcnow()
+        alive = [run for run in runs if now - _created(run) < self.policy.longest_run]
+        self._warn_late(alive, now)
+        return alive
+
+    def _warn_late(self, runs: list[FlowRun], now: datetime) -> None:
+        for run in runs:
+            waiting = run.state_type == StateType.SCHEDULED and now - _created(run) > LATE_AFTER
+            if waiting and run.name not in self._warned:
+                self._warned.add(run.name)
+                log.warning(
+                    "flow run %s has waited %s for a worker of its work pool; is "
+                    "`prefect worker start --pool docintake` running?",
+                    run.name,
+                    now - _created(run),
+                )
+
+    def step(self) -> bool:
+        """Start a run if work waits and fewer than `runs` are going. True if it started one."""
+        with self.db.read_session() as session:
+            waiting = work_repo.has_waiting_work(session, utcnow())
+        if not waiting:
+            return False
+        with self._client() as client:
+            if len(self.unfinished_runs(client)) >= self.policy.runs:
+                return False
+            deployment_id = self._deployment_id
+            assert deployment_id is not None
+            run = client.create_flow_run_from_deployment(
+                deployment_id, parameters={"label": utcnow().strftime("%Y%m%dT%H%M%SZ")}
+            )
+        log.info("work is waiting: started flow run %s", run.name)
+        return True
+
+    def run(self) -> None:
+        backoff = POLL_SECONDS
+        while not self.stop.is_set():
+            try:
+                self.step()
+                backoff = POLL_SECONDS
+            except INFRASTRUCTURE_ERRORS as exc:
+                log.warning("database or object store unavailable (%s)", exc)
+                backoff = min(backoff * 2, 10.0)
+            except Exception as exc:  # Prefect server away, deployment missing
+                log.warning("cannot dispatch (%s: %s)", type(exc).__name__, exc)
+                self._deployment_id = None
+                backoff = min(backoff * 2, 10.0)
+            self.stop.wait(backoff)
+
+
+def _created(run: FlowRun) -> datetime:
+    return run.created or run.expected_start_time or utcnow()

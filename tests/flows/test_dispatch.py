@@ -1,0 +1,113 @@
+"""Routine dispatch: the dispatcher hands queued work to Prefect, a worker of the
+`docintake` work pool runs the `serve-queue` deployment from prefect.yaml in a process
+of its own, and that run reads the uploads and batches."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from prefect.client.orchestration import get_client
+from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterName
+from prefect.client.schemas.objects import FlowRun
+from sqlalchemy import Engine, select
+
+from flows.dispatch import Dispatcher, DispatchPolicy
+from flows.work import WorkerEnv
+from storage.models import Upload, utcnow
+from tests.api.helpers import make_zip, post_batch, post_upload
+from tests.conftest import Tenant
+from tests.flows.processes import ROOT, worker_environment
+from tests.flows.samples import blank_pdf, corpus_file
+
+PREFECT = str(Path(sys.executable).parent / "prefect")
+TERMINAL = {"completed", "failed"}
+
+
+@pytest.fixture
+def pool_worker(
+    env: WorkerEnv, fresh_engine: Engine, prefect_server: str, tmp_path: Path
+) -> Iterator[None]:
+    """The deployments of prefect.yaml on a fresh `docintake` process pool, and a Prefect
+    worker of that pool, pointed at this test's database and object store."""
+    variables = worker_environment(env, fresh_engine, prefect_server) | {
+        "DOCINTAKE_HOME": str(ROOT),
+        "DOCINTAKE_WORKER_PROCESSES": "1",
+        "DOCINTAKE_LEASE_SECONDS": "30",
+        "DOCINTAKE_PIPELINE_RUN_IDLE_SECONDS": "2",
+        "PREFECT_WORKER_QUERY_SECONDS": "1",
+    }
+    prefect = [PREFECT, "--no-prompt"]
+    pool = ["work-pool", "create", "docintake", "--type", "process", "--overwrite"]
+    for command in (pool, ["deploy", "--all"]):
+        subprocess.run(prefect + command, env=variables, cwd=ROOT, check=True, capture_output=True)
+    log = (tmp_path / "prefect-worker.log").open("wb")
+    worker = subprocess.Popen(
+        [PREFECT, "worker", "start", "--pool", "docintake", "--type", "process"],
+        env=variables,
+        cwd=ROOT,
+        start_new_session=True,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        yield
+    finally:
+        os.killpg(worker.pid, signal.SIGKILL)
+        worker.wait()
+        log.close()
+
+
+def _statuses(env: WorkerEnv) -> list[str]:
+    with env.db.read_session() as session:
+        return list(session.scalars(select(Upload.status)))
+
+
+def _runs_named(pattern: str, since: datetime) -> list[FlowRun]:
+    with get_client(sync_client=True) as client:
+        runs = client.read_flow_runs(
+            flow_run_filter=FlowRunFilter(name=FlowRunFilterName(like_=pattern))
+        )
+    return [run for run in runs if run.created is not None and run.created >= since]
+
+
+def test_queued_work_runs_on_the_work_pool(
+    api: TestClient, company: Tenant, env: WorkerEnv, pool_worker: None
+) -> None:
+    started = utcnow()
+    name, invoice = corpus_file("accept", ".xml")
+    single = post_upload(api, company.headers, blank_pdf("letter"), "letter.pdf").json()["id"]
+    batch = post_batch(api, company.headers, make_zip({name: invoice, "b.pdf": blank_pdf("b")}))
+    batch_id = batch.json()["id"]
+
+    dispatcher = Dispatcher(env.db, DispatchPolicy(runs=1, longest_run=timedelta(minutes=10)))
+    thread = threading.Thread(target=dispatcher.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline:
+            statuses = _statuses(env)
+            if len(statuses) == 3 and set(statuses) <= TERMINAL:
+                break
+            time.sleep(0.5)
+    finally:
+        dispatcher.stop.set()
+        thread.join(timeout=10)
+
+    assert sorted(_statuses(env)) == ["completed"] * 3
+    assert api.get(f"/v1/uploads/{single}", headers=company.headers).json()["status"] == (
+        "completed"
+    )
+    serve_runs = _runs_named("serve-queue-%", started)
+    assert len(serve_runs) == 1, "one run serves the queue; the dispatcher started no second"
+    (batch_run,) = _runs_named(f"batch-{batch_id}", started)
+    assert batch_run.parent_task_run_id is not None, "a child of serve-queue"
