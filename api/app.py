@@ -1,4 +1,4 @@
-"""The FastAPI application: /v1 API, health, and (later) the web application."""
+"""The FastAPI application: /v1 API, health, and the web application under /app."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from api.deps import Services
 from api.errors import install_error_handlers
 from api.v1 import uploads
 from api.v1.schemas import Problem
+from api.web import install_web
 from storage.db import Database, make_engine
 from storage.objectstore import build_object_store
 from storage.settings import Settings, get_settings
@@ -30,6 +31,7 @@ def create_app(services: Services) -> FastAPI:
     install_error_handlers(app)
     app.include_router(uploads.router)
     app.include_router(health.router)
+    install_web(app)
     _register_problem_schema(app)
     return app
 

@@ -1,0 +1,86 @@
+"""The web application under /app: server-rendered pages for a company's accountants.
+
+`install_web(app)` adds the routers, the static files and the handlers that turn a
+missing session into a redirect to the login page and errors under /app into pages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ExceptionHandler
+
+from api.web import login
+from api.web.auth import CsrfRejected, LoginRequired, find_user
+from api.web.render import error_page, not_found_page
+
+STATIC_DIR = Path(__file__).parent / "static"
+
+
+def web_router() -> APIRouter:
+    router = APIRouter(include_in_schema=False)
+    router.add_api_route("/app", _home, methods=["GET"])
+    router.add_api_route("/app/", _home, methods=["GET"])
+    router.include_router(login.router)
+    return router
+
+
+def _home() -> Response:
+    return RedirectResponse("/app/uploads", status_code=303)
+
+
+def install_web(app: FastAPI) -> None:
+    app.include_router(web_router())
+    app.mount("/app/static", StaticFiles(directory=STATIC_DIR), name="web-static")
+    app.add_exception_handler(LoginRequired, _login_required)
+    app.add_exception_handler(CsrfRejected, _csrf_rejected)
+    for error in (StarletteHTTPException, RequestValidationError):
+        api_handler = app.exception_handlers[error]
+        app.add_exception_handler(error, _pages_under_app(api_handler))
+
+
+def is_web_path(path: str) -> bool:
+    return path == "/app" or path.startswith("/app/")
+
+
+async def _login_required(request: Request, _: Exception) -> Response:
+    target = "/app/login"
+    if request.method == "GET":
+        path = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        target += "?" + urlencode({"next": path})
+    return RedirectResponse(target, status_code=303)
+
+
+async def _csrf_rejected(request: Request, _: Exception) -> Response:
+    user = find_user(request, request.app.state.services)
+    message = "The form was not accepted (its security token is missing or out of date)."
+    return error_page(
+        request, user, 403, "Form expired", message + " Reload the page and try again."
+    )
+
+
+def _pages_under_app(api_handler: ExceptionHandler) -> ExceptionHandler:
+    """Errors of /app paths as HTML pages; the API keeps its problem+json."""
+
+    async def handler(request: Request, exc: Exception) -> Response:
+        if not is_web_path(request.url.path):
+            response: Response = await api_handler(request, exc)  # type: ignore[arg-type,misc]
+            return response
+        user = find_user(request, request.app.state.services)
+        if user is None:
+            # Without a session nothing under /app is shown, not even what does not exist.
+            return await _login_required(request, exc)
+        if isinstance(exc, RequestValidationError):
+            return error_page(request, user, 400, "Bad request", "The request was not valid.")
+        assert isinstance(exc, StarletteHTTPException)
+        if exc.status_code == 404:
+            return not_found_page(request, user)
+        title = "Method not allowed" if exc.status_code == 405 else "Error"
+        return error_page(request, user, exc.status_code, title, str(exc.detail))
+
+    return handler

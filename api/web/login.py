@@ -1,0 +1,147 @@
+"""Log in and log out. Failed sign-ins are counted in the database (per e-mail and per
+client address), so every API process sees the same lockout."""
+
+from __future__ import annotations
+
+import hmac
+import math
+import secrets
+from datetime import timedelta
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from api.deps import Services, ServicesDep
+from api.web.auth import (
+    COOKIE_PATH,
+    CsrfUser,
+    clear_session_cookie,
+    cookies_secure,
+    find_user,
+    safe_next,
+    session_token,
+    set_session_cookie,
+)
+from api.web.render import render
+from storage.models import utcnow
+from storage.repositories import users, web_sessions
+
+router = APIRouter(include_in_schema=False)
+
+# Before there is a session, the login form is protected by a double-submit cookie.
+LOGIN_CSRF_COOKIE = "docintake_login_csrf"
+MAX_PASSWORD_LENGTH = 1024
+
+
+def _login_form(
+    request: Request,
+    services: Services,
+    next_path: str,
+    status_code: int = 200,
+    error: str | None = None,
+    email: str = "",
+    headers: dict[str, str] | None = None,
+) -> HTMLResponse:
+    token = request.cookies.get(LOGIN_CSRF_COOKIE) or secrets.token_urlsafe(32)
+    response = render(
+        request,
+        "login.html",
+        None,
+        status_code=status_code,
+        headers=headers,
+        csrf_token=token,
+        next=next_path,
+        error=error,
+        email=email,
+    )
+    response.set_cookie(
+        LOGIN_CSRF_COOKIE,
+        token,
+        path=COOKIE_PATH,
+        secure=cookies_secure(services),
+        httponly=True,
+        samesite="lax",
+    )
+    return response
+
+
+@router.get("/app/login", response_class=HTMLResponse)
+def login_page(request: Request, services: ServicesDep, next: str | None = None) -> Response:
+    if find_user(request, services) is not None:
+        return RedirectResponse(safe_next(next), status_code=303)
+    return _login_form(request, services, safe_next(next))
+
+
+def _client_address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def _locked_for_seconds(services: Services, email: str, client: str) -> int:
+    """Seconds until another try is allowed; 0 when it is allowed now."""
+    settings = services.settings
+    window = timedelta(minutes=settings.login_window_minutes)
+    now = utcnow()
+    since = now - window
+    with services.db.read_session() as session:
+        checks = [
+            (users.failures_for_email(session, email, since), settings.login_failures_per_email),
+            (users.failures_for_client(session, client, since), settings.login_failures_per_client),
+        ]
+    waits = [
+        (failures.oldest + window - now).total_seconds()
+        for failures, limit in checks
+        if failures.count >= limit and failures.oldest is not None
+    ]
+    return max(1, math.ceil(max(waits))) if waits else 0
+
+
+@router.post("/app/login", response_class=HTMLResponse)
+def login(
+    request: Request,
+    services: ServicesDep,
+    email: Annotated[str, Form(max_length=320)] = "",
+    password: Annotated[str, Form(max_length=MAX_PASSWORD_LENGTH)] = "",
+    csrf_token: Annotated[str, Form(max_length=128)] = "",
+    next: Annotated[str, Form(max_length=2048)] = "",
+) -> Response:
+    next_path = safe_next(next)
+    cookie = request.cookies.get(LOGIN_CSRF_COOKIE, "")
+    if not cookie or not hmac.compare_digest(cookie, csrf_token):
+        error = "The login form had expired. Please try again."
+        return _login_form(request, services, next_path, 403, error, email)
+    client = _client_address(request)
+    wait = _locked_for_seconds(services, email, client)
+    if wait:
+        minutes = math.ceil(wait / 60)
+        error = f"Too many failed logins. Please try again in {minutes} minute(s)."
+        headers = {"Retry-After": str(wait)}
+        return _login_form(request, services, next_path, 429, error, email, headers)
+    with services.db.session() as session:
+        user = users.authenticate(session, email, password)
+        users.record_attempt(session, email, client, succeeded=user is not None)
+        new_session = None
+        if user is not None:
+            web_sessions.delete_expired(session, user.id, utcnow())
+            lifetime = timedelta(hours=services.settings.web_session_hours)
+            new_session = web_sessions.start_session(session, user.id, lifetime)
+        session.commit()
+    if new_session is None:
+        error = "E-mail or password is wrong."
+        return _login_form(request, services, next_path, 401, error, email)
+    response = RedirectResponse(next_path, status_code=303)
+    set_session_cookie(response, services, new_session.token)
+    response.delete_cookie(LOGIN_CSRF_COOKIE, path=COOKIE_PATH)
+    return response
+
+
+@router.post("/app/logout")
+def logout(request: Request, services: ServicesDep, _user: CsrfUser) -> Response:
+    token = session_token(request)
+    if token is not None:
+        with services.db.session() as session:
+            web_sessions.end_session(session, token)
+            session.commit()
+    response = RedirectResponse("/app/login", status_code=303)
+    clear_session_cookie(response, services)
+    return response
