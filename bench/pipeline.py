@@ -1,6 +1,9 @@
-"""Pipeline benchmarks on real processes (Prefect server, API, one worker; Postgres when
-reachable, else SQLite; local object directory), each next to its floor or target:
+"""Pipeline benchmarks on real processes (Prefect server, API, the dispatcher and a
+Prefect worker of the `docintake` pool running `serve-queue`; Postgres when reachable,
+else SQLite; local object directory), each next to its floor or target:
 
+0. Cold start: one upload into the idle pipeline (a `serve-queue` run starts and warms
+   up); the benchmarks after it find the run warm, as a busy service would.
 1. A 100-file batch from ../shared/corpus, POST until terminal. Floor: the pure
    processors' CPU time for those files, divided by the cores.
 2. 1,000 small single uploads from 16 concurrent clients: documents/s sustained, and
@@ -93,6 +96,20 @@ def _wait_batch(client: httpx.Client, batch_id: str, timeout: float = 600) -> di
             return dict(body)
         time.sleep(0.25)  # a client polling faster than Retry-After would load the API
     raise RuntimeError("batch did not finish")
+
+
+def bench_cold_start(stack: Stack) -> dict[str, Any]:
+    """One upload into an idle pipeline: the dispatcher starts a `serve-queue` run on the
+    work pool, whose process warms up before it reads. Later benchmarks find it warm."""
+    key = stack.company_key("cold-start-bench")
+    with httpx.Client(
+        base_url=stack.api_url, headers={"Authorization": f"Bearer {key}"}, timeout=60
+    ) as client:
+        started = time.perf_counter()
+        upload = client.post("/v1/uploads", files={"file": ("c.pdf", _tiny_pdf(-1))}).json()
+        while client.get(f"/v1/uploads/{upload['id']}").json()["status"] != "completed":
+            time.sleep(0.1)
+    return {"seconds_idle_to_first_completed": round(time.perf_counter() - started, 2)}
 
 
 def bench_batch(stack: Stack, files: list[tuple[str, bytes]]) -> dict[str, Any]:
@@ -267,6 +284,7 @@ def run() -> dict[str, Any]:
             return {
                 "database": database,
                 "worker_processes": CORES,
+                "cold_start": bench_cold_start(processes),
                 "batch_100_files": bench_batch(processes, files),
                 "singles_1000_from_16_clients": bench_singles(processes, url),
                 "polling_while_processing": bench_polling(processes, files),

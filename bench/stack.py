@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -70,7 +72,25 @@ class Stack:
         )
         _wait_http(self.api_url + "/healthz", 60, self.api)
         _wait_http(self.prefect_url + "/health", 120, prefect)
-        self.worker = self._spawn([sys.executable, "-m", "api.cli", "worker"], "worker.log")
+        self._start_pipeline()
+
+    def _start_pipeline(self) -> None:
+        """As in production and `make run`: the deployments on the `docintake` process
+        pool, a Prefect worker of that pool, and the dispatcher."""
+        self.env |= {"DOCINTAKE_HOME": str(ROOT), "PREFECT_WORKER_QUERY_SECONDS": "1"}
+        prefect = [sys.executable, "-m", "prefect", "--no-prompt"]
+        for command in (
+            ["work-pool", "create", "docintake", "--type", "process", "--overwrite"],
+            ["deploy", "--all"],
+        ):
+            subprocess.run(
+                prefect + command, env=self.env, cwd=ROOT, check=True, capture_output=True
+            )
+        self._spawn(
+            [sys.executable, "-m", "prefect", "worker", "start", "--pool", "docintake"],
+            "prefect-worker.log",
+        )
+        self._spawn([sys.executable, "-m", "api.cli", "dispatch"], "dispatch.log")
 
     def _run(self, *args: str) -> str:
         return subprocess.run(
@@ -101,8 +121,10 @@ class Stack:
         return str(json.loads(out.strip().splitlines()[-1])["apiKey"])
 
     def stop(self) -> None:
+        # Whole process groups: the Prefect worker's flow-run processes go with it.
         for process in reversed(self.processes):
-            process.terminate()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGTERM)
         for process in reversed(self.processes):
             try:
                 process.wait(timeout=30)

@@ -1,25 +1,24 @@
 #!/usr/bin/env bash
-# The pipeline for `make run`: deployments and a Prefect process worker for runs
-# started by hand, and a docintake worker that claims queued work from the database.
+# The pipeline for `make run`: the deployments of prefect.yaml on the `docintake`
+# process pool, a Prefect worker of that pool, and the dispatcher that starts
+# `serve-queue` runs while work waits in the database.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=.venv/bin
 export DOCINTAKE_HOME="$PWD"
+# The worker asks for runs to start every second (Prefect's default is 10 s).
+export PREFECT_WORKER_QUERY_SECONDS="${PREFECT_WORKER_QUERY_SECONDS:-1}"
 
-# Deployments are for runs started by hand; the pipeline does not depend on them.
-if $BIN/prefect --no-prompt work-pool create docintake --type process --overwrite >/dev/null \
-   && $BIN/prefect --no-prompt deploy --all >/dev/null; then
-  echo "Prefect deployments: process-batch, process-uploads (work pool 'docintake')"
-else
-  echo "warning: could not register the Prefect deployments; the pipeline runs without them" >&2
-fi
+$BIN/prefect --no-prompt work-pool create docintake --type process --overwrite >/dev/null
+$BIN/prefect --no-prompt deploy --all >/dev/null
+echo "Prefect deployments registered on work pool 'docintake' (serve-queue, process-batch, process-uploads)"
 
 pids=()
 trap 'kill -TERM "${pids[@]}" 2>/dev/null || true; wait' INT TERM EXIT
 $BIN/prefect worker start --pool docintake --type process \
   > "${DOCINTAKE_VAR_DIR:-var}/prefect-worker.log" 2>&1 &
 pids+=($!)
-$BIN/docintake worker > "${DOCINTAKE_VAR_DIR:-var}/docintake-worker.log" 2>&1 &
+$BIN/docintake dispatch > "${DOCINTAKE_VAR_DIR:-var}/docintake-dispatch.log" 2>&1 &
 pids+=($!)
-echo "pipeline workers started (logs in ${DOCINTAKE_VAR_DIR:-var}/)"
+echo "pipeline: Prefect worker and dispatcher started (logs in ${DOCINTAKE_VAR_DIR:-var}/)"
 wait -n "${pids[@]}"
