@@ -15,7 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ExceptionHandler
 
-from api.web import login
+from api.web import batches, inbox, login
 from api.web.auth import CsrfRejected, LoginRequired, find_user
 from api.web.render import error_page, not_found_page
 
@@ -27,6 +27,8 @@ def web_router() -> APIRouter:
     router.add_api_route("/app", _home, methods=["GET"])
     router.add_api_route("/app/", _home, methods=["GET"])
     router.include_router(login.router)
+    router.include_router(inbox.router)
+    router.include_router(batches.router)
     return router
 
 

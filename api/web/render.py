@@ -45,7 +45,14 @@ def _datetime(context: Context, value: object) -> str:
     return format_datetime(value, _locale(context))
 
 
-templates.env.filters.update(money=_money, number=_number, date=_date, datetime=_datetime)
+def _label(value: object) -> str:
+    """An enum value as words: `supplier_invoice` -> `Supplier invoice`."""
+    return str(value).replace("_", " ").capitalize() if value is not None else ""
+
+
+templates.env.filters.update(
+    money=_money, number=_number, date=_date, datetime=_datetime, label=_label
+)
 
 
 def render(

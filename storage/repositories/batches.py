@@ -1,8 +1,9 @@
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from storage.models import Batch, Upload
@@ -56,3 +57,52 @@ def status_counts(uploads: list[Upload]) -> dict[str, int]:
 def count_uploads(session: Session, batch_id: uuid.UUID) -> int:
     statement = select(func.count()).select_from(Upload).where(Upload.batch_id == batch_id)
     return int(session.scalar(statement) or 0)
+
+
+def batches_page(
+    session: Session,
+    company_id: uuid.UUID,
+    limit: int,
+    older_than: tuple[datetime, uuid.UUID] | None = None,
+) -> list[Batch]:
+    """The company's batches, newest first, keyset-paged on (created_at, id)."""
+    statement = select(Batch).where(Batch.company_id == company_id)
+    if older_than is not None:
+        created_at, batch_id = older_than
+        statement = statement.where(
+            Batch.created_at <= created_at,
+            or_(Batch.created_at < created_at, Batch.id < batch_id),
+        )
+    statement = statement.order_by(Batch.created_at.desc(), Batch.id.desc()).limit(limit)
+    return list(session.scalars(statement))
+
+
+def status_counts_of(
+    session: Session, batch_ids: list[uuid.UUID]
+) -> dict[uuid.UUID, dict[str, int]]:
+    """Counts like `status_counts`, for several batches in one grouped query."""
+    counts = {batch_id: {status.value: 0 for status in UploadStatus} for batch_id in batch_ids}
+    if not batch_ids:
+        return counts
+    statement = (
+        select(Upload.batch_id, Upload.status, func.count())
+        .where(Upload.batch_id.in_(batch_ids))
+        .group_by(Upload.batch_id, Upload.status)
+    )
+    for batch_id, status, count in session.execute(statement):
+        if batch_id is not None:
+            counts[batch_id][status] = int(count)
+    for batch_counts in counts.values():
+        batch_counts["total"] = sum(batch_counts.values())
+    return counts
+
+
+def file_names(
+    session: Session, company_id: uuid.UUID, batch_ids: set[uuid.UUID]
+) -> dict[uuid.UUID, str]:
+    if not batch_ids:
+        return {}
+    statement = select(Batch.id, Batch.file_name).where(
+        Batch.company_id == company_id, Batch.id.in_(batch_ids)
+    )
+    return {batch_id: name for batch_id, name in session.execute(statement)}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import uuid
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 from fastapi.testclient import TestClient
@@ -12,7 +13,7 @@ from httpx2 import Response
 from playwright.sync_api import Page
 
 from storage.db import Database
-from storage.models import utcnow
+from storage.models import Batch, Result, Upload, utcnow
 from storage.repositories import api_keys, companies, users, web_sessions
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
@@ -94,3 +95,91 @@ def screenshot(page: Page, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def seed_upload(
+    database: Database,
+    company_id: uuid.UUID,
+    *,
+    status: str = "queued",
+    document_type: str = "auto",
+    file_name: str = "invoice.pdf",
+    created_at: datetime | None = None,
+    batch_id: uuid.UUID | None = None,
+    position: int | None = None,
+    result_type: str | None = None,
+    error_code: str | None = None,
+    error_message: str | None = None,
+) -> uuid.UUID:
+    """An upload row as the pipeline leaves it (with a result when `result_type` is given)."""
+    upload_id = uuid.uuid4()
+    with database.session() as session:
+        result_id = None
+        if result_type is not None:
+            result = Result(
+                id=uuid.uuid4(),
+                company_id=company_id,
+                type=result_type,
+                sha256=upload_id.hex + upload_id.hex,
+                data={},
+            )
+            session.add(result)
+            session.flush()
+            result_id = result.id
+        session.add(
+            Upload(
+                id=upload_id,
+                company_id=company_id,
+                batch_id=batch_id,
+                position=position,
+                file_name=file_name,
+                document_type=document_type,
+                status=status,
+                sha256=upload_id.hex + upload_id.hex,
+                size_bytes=100,
+                object_key=f"uploads/{upload_id}",
+                result_id=result_id,
+                error_code=error_code,
+                error_message=error_message,
+                created_at=created_at or utcnow(),
+            )
+        )
+        session.commit()
+    return upload_id
+
+
+def seed_batch(
+    database: Database,
+    company_id: uuid.UUID,
+    statuses: list[str],
+    unpack_state: str = "done",
+    file_name: str = "documents.zip",
+) -> uuid.UUID:
+    """A batch whose uploads have the given statuses, in archive order."""
+    batch_id = uuid.uuid4()
+    with database.session() as session:
+        session.add(
+            Batch(
+                id=batch_id,
+                company_id=company_id,
+                document_type="auto",
+                file_name=file_name,
+                sha256=batch_id.hex * 2,
+                size_bytes=1000,
+                object_key=f"batches/{batch_id}.zip",
+                unpack_state=unpack_state,
+            )
+        )
+        session.commit()
+    for position, status in enumerate(statuses):
+        seed_upload(
+            database,
+            company_id,
+            status=status,
+            batch_id=batch_id,
+            position=position,
+            file_name=f"file{position}.pdf",
+            result_type="invoice" if status == "completed" else None,
+            error_code="unreadable_document" if status == "failed" else None,
+        )
+    return batch_id

@@ -1,0 +1,108 @@
+"""Batches: the list, and one batch with its counts and uploads (refreshing while it runs)."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from api.deps import ServicesDep
+from api.web.auth import CurrentUser
+from api.web.inbox import result_links
+from api.web.paging import decode_cursor, encode_cursor
+from api.web.render import not_found_page, render
+from storage.models import Batch, Upload
+from storage.repositories import batches as batch_repo
+from storage.repositories.uploads import InboxRow
+from storage.states import BatchStatus, UnpackState, derive_batch_status
+
+router = APIRouter(include_in_schema=False)
+
+PAGE_SIZE = 50
+REFRESH_SECONDS = 3
+
+
+@dataclass(frozen=True)
+class BatchLine:
+    batch: Batch
+    status: BatchStatus
+    counts: dict[str, int]
+
+
+@router.get("/app/batches", response_class=HTMLResponse)
+def batch_list(request: Request, user: CurrentUser, services: ServicesDep) -> HTMLResponse:
+    after = decode_cursor(request.query_params.get("after"))
+    with services.db.read_session() as session:
+        found = batch_repo.batches_page(session, user.company_id, PAGE_SIZE + 1, after)
+        batches = found[:PAGE_SIZE]
+        counts = batch_repo.status_counts_of(session, [batch.id for batch in batches])
+    lines = [
+        BatchLine(b, derive_batch_status(UnpackState(b.unpack_state), counts[b.id]), counts[b.id])
+        for b in batches
+    ]
+    older_url = None
+    if len(found) > PAGE_SIZE:
+        last = batches[-1]
+        older_url = "/app/batches?" + urlencode({"after": encode_cursor(last.created_at, last.id)})
+    return render(
+        request,
+        "batches.html",
+        user,
+        active="batches",
+        lines=lines,
+        older_url=older_url,
+        paged=after is not None,
+    )
+
+
+def _parse_id(text: str) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(text)
+    except ValueError:
+        return None
+
+
+def _row(upload: Upload) -> InboxRow:
+    return InboxRow(
+        upload.id,
+        upload.batch_id,
+        upload.external_id,
+        upload.file_name,
+        upload.document_type,
+        upload.status,
+        upload.error_code,
+        upload.error_message,
+        upload.result_id,
+        upload.created_at,
+    )
+
+
+@router.get("/app/batches/{batch_id}", response_class=HTMLResponse)
+def batch_page(
+    batch_id: str, request: Request, user: CurrentUser, services: ServicesDep
+) -> HTMLResponse:
+    parsed = _parse_id(batch_id)
+    with services.db.read_session() as session:
+        batch = batch_repo.get_batch(session, user.company_id, parsed) if parsed else None
+        if batch is None:
+            return not_found_page(request, user)
+        uploads = batch_repo.uploads_of(session, batch.id)
+        rows = [_row(upload) for upload in uploads]
+        links = result_links(session, rows)
+    counts = batch_repo.status_counts(uploads)
+    status = derive_batch_status(UnpackState(batch.unpack_state), counts)
+    return render(
+        request,
+        "batch.html",
+        user,
+        active="batches",
+        batch=batch,
+        status=status,
+        counts=counts,
+        rows=rows,
+        result_links=links,
+        refresh_seconds=REFRESH_SECONDS if status is BatchStatus.PROCESSING else None,
+    )

@@ -1,0 +1,164 @@
+"""The inbox: a company's uploads, filtered and keyset-paged, newest first."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time, timedelta
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+from sqlalchemy.orm import Session
+
+from api.deps import Services, ServicesDep
+from api.web.auth import CurrentUser
+from api.web.paging import decode_cursor, encode_cursor
+from api.web.render import render
+from processors.base import DocumentType
+from storage.links import RESULT_PATHS
+from storage.repositories import batches as batch_repo
+from storage.repositories import uploads as upload_repo
+from storage.repositories.uploads import InboxFilter, InboxRow, PageCursor
+from storage.states import UploadStatus
+
+router = APIRouter(include_in_schema=False)
+
+PAGE_SIZE = 50
+FILTER_PARAMS = ("status", "type", "batch", "from", "to")
+
+
+@dataclass
+class InboxQuery:
+    """The filters as typed in (kept for the form) and as understood (for the query)."""
+
+    raw: dict[str, str]
+    filters: InboxFilter
+    problems: list[str] = field(default_factory=list)
+
+
+def parse_filters(params: dict[str, str]) -> InboxQuery:
+    raw = {name: params.get(name, "").strip() for name in FILTER_PARAMS}
+    problems: list[str] = []
+    status = _choice(raw["status"], {s.value for s in UploadStatus}, "status", problems)
+    doc_type = _choice(raw["type"], {t.value for t in DocumentType}, "document type", problems)
+    batch_id = _uuid(raw["batch"], problems)
+    created_from = _day(raw["from"], "From", problems)
+    created_to = _day(raw["to"], "To", problems)
+    filters = InboxFilter(
+        status=status,
+        document_type=doc_type,
+        batch_id=batch_id,
+        created_from=_midnight(created_from) if created_from else None,
+        created_before=_midnight(created_to + timedelta(days=1)) if created_to else None,
+    )
+    return InboxQuery(raw, filters, problems)
+
+
+def _choice(value: str, allowed: set[str], what: str, problems: list[str]) -> str | None:
+    if value and value not in allowed:
+        problems.append(f"Unknown {what} '{value}' is ignored.")
+        return None
+    return value or None
+
+
+def _uuid(value: str, problems: list[str]) -> uuid.UUID | None:
+    if not value:
+        return None
+    try:
+        return uuid.UUID(value)
+    except ValueError:
+        problems.append(f"'{value}' is not a batch ID; it is ignored.")
+        return None
+
+
+def _day(value: str, what: str, problems: list[str]) -> date | None:
+    if not value:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        problems.append(f"{what} date '{value}' is not a date (YYYY-MM-DD); it is ignored.")
+        return None
+
+
+def _midnight(day: date) -> datetime:
+    return datetime.combine(day, time(), tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class InboxPage:
+    rows: list[InboxRow]
+    newer_url: str | None
+    older_url: str | None
+
+
+def _page_url(raw: dict[str, str], **cursor: str) -> str:
+    params = {name: value for name, value in raw.items() if value}
+    return "/app/uploads?" + urlencode({**params, **cursor})
+
+
+def load_page(
+    company_id: uuid.UUID, query: InboxQuery, params: dict[str, str], services: Services
+) -> InboxPage:
+    older = decode_cursor(params.get("after"))
+    newer = None if older else decode_cursor(params.get("before"))
+    with services.db.read_session() as session:
+        rows = upload_repo.inbox_page(
+            session,
+            company_id,
+            query.filters,
+            PAGE_SIZE + 1,
+            older_than=PageCursor(*older) if older else None,
+            newer_than=PageCursor(*newer) if newer else None,
+        )
+    if newer is not None:
+        has_newer, has_older = len(rows) > PAGE_SIZE, True
+        rows = rows[1:] if has_newer else rows
+    else:
+        has_newer, has_older = older is not None, len(rows) > PAGE_SIZE
+        rows = rows[:PAGE_SIZE]
+    if not rows:
+        # Paged past the end (rows were deleted meanwhile): offer the first page.
+        return InboxPage(rows, _page_url(query.raw) if (older or newer) else None, None)
+    first, last = rows[0], rows[-1]
+    return InboxPage(
+        rows,
+        _page_url(query.raw, before=encode_cursor(first.created_at, first.id))
+        if has_newer
+        else None,
+        _page_url(query.raw, after=encode_cursor(last.created_at, last.id)) if has_older else None,
+    )
+
+
+def result_links(session: Session, rows: Sequence[InboxRow]) -> dict[uuid.UUID, str]:
+    """Where each completed row's result opens (storage.links.RESULT_PATHS)."""
+    ids = {row.result_id for row in rows if row.result_id and row.status == "completed"}
+    types = upload_repo.result_types(session, ids)
+    return {rid: f"/app/{RESULT_PATHS[rtype]}/{rid}" for rid, rtype in types.items()}
+
+
+@router.get("/app/uploads", response_class=HTMLResponse)
+def inbox(request: Request, user: CurrentUser, services: ServicesDep) -> HTMLResponse:
+    params = dict(request.query_params)
+    query = parse_filters(params)
+    page = load_page(user.company_id, query, params, services)
+    with services.db.read_session() as session:
+        links = result_links(session, page.rows)
+        batch_names = batch_repo.file_names(
+            session, user.company_id, {row.batch_id for row in page.rows if row.batch_id}
+        )
+    return render(
+        request,
+        "uploads.html",
+        user,
+        active="uploads",
+        page=page,
+        query=query,
+        statuses=[s.value for s in UploadStatus],
+        document_types=[t.value for t in DocumentType],
+        result_links=links,
+        batch_names=batch_names,
+        first_page_url=_page_url(query.raw),
+    )
