@@ -70,3 +70,8 @@ def revoke_api_key(session: Session, company_id: uuid.UUID, key_id: uuid.UUID) -
         .values(revoked_at=utcnow())
     )
     return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+def get_api_key(session: Session, company_id: uuid.UUID, key_id: uuid.UUID) -> ApiKey | None:
+    statement = select(ApiKey).where(ApiKey.id == key_id, ApiKey.company_id == company_id)
+    return session.scalars(statement).one_or_none()

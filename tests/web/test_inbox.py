@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from fastapi.testclient import TestClient
 
 from storage.db import Database
+from storage.repositories import companies
 from tests.web.support import Account, seed_batch, seed_upload
 
 UPLOAD_LINK = re.compile(r'href="/app/uploads/([0-9a-f-]{36})"')
@@ -143,8 +144,6 @@ def test_dates_follow_the_company_locale(
     seed_upload(database, account.company_id, created_at=datetime(2015, 1, 9, 8, 5, tzinfo=UTC))
     assert "09.01.2015 08:05" in web_client.get("/app/uploads").text
     with database.session() as session:
-        from storage.repositories import companies
-
         company = companies.get_company(session, account.company_id)
         assert company is not None
         company.locale = "en"

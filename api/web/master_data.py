@@ -1,0 +1,66 @@
+"""The company's master data as typed into the settings form: normalised and checked."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+LOCALES = {"de": "Deutsch (1.234,56 · 09.01.2015)", "en": "English (1,234.56 · 2015-01-09)"}
+_VAT_ID = re.compile(r"^[A-Z]{2}[0-9A-Z+*]{2,13}$")
+_IBAN = re.compile(r"^[A-Z]{2}[0-9]{2}[0-9A-Z]{11,30}$")
+_SEPARATORS = re.compile(r"[\s.\-/]")
+
+
+@dataclass
+class MasterData:
+    name: str
+    vat_ids: list[str]
+    tax_number: str | None
+    ibans: list[str]
+    locale: str
+    errors: dict[str, str] = field(default_factory=dict)
+
+
+def _entries(text: str) -> list[str]:
+    """One entry per line (commas and semicolons separate too), compacted, no repeats."""
+    seen: list[str] = []
+    for part in re.split(r"[\n,;]", text):
+        compact = _SEPARATORS.sub("", part).upper()
+        if compact and compact not in seen:
+            seen.append(compact)
+    return seen
+
+
+def iban_checksum_ok(iban: str) -> bool:
+    rearranged = iban[4:] + iban[:4]
+    digits = "".join(str(int(ch, 36)) for ch in rearranged)
+    return int(digits) % 97 == 1
+
+
+def parse_master_data(
+    name: str, vat_ids: str, tax_number: str, ibans: str, locale: str
+) -> MasterData:
+    data = MasterData(
+        name=name.strip(),
+        vat_ids=_entries(vat_ids),
+        tax_number=tax_number.strip() or None,
+        ibans=_entries(ibans),
+        locale=locale,
+    )
+    if not data.name:
+        data.errors["name"] = "Enter the company name."
+    elif len(data.name) > 255:
+        data.errors["name"] = "The name is longer than 255 characters."
+    bad_vat = [v for v in data.vat_ids if not _VAT_ID.match(v)]
+    if bad_vat:
+        data.errors["vat_ids"] = "Not a VAT ID (country code and 2-13 characters): " + ", ".join(
+            bad_vat
+        )
+    if data.tax_number and len(data.tax_number) > 64:
+        data.errors["tax_number"] = "The tax number is longer than 64 characters."
+    bad_iban = [i for i in data.ibans if not (_IBAN.match(i) and iban_checksum_ok(i))]
+    if bad_iban:
+        data.errors["ibans"] = "Not a valid IBAN (check digits): " + ", ".join(bad_iban)
+    if locale not in LOCALES:
+        data.errors["locale"] = "Choose German or English."
+    return data

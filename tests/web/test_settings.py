@@ -1,0 +1,182 @@
+"""Company settings and API keys: saving master data, creating and revoking keys, CSRF."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.web.master_data import iban_checksum_ok, parse_master_data
+from storage.db import Database
+from storage.models import Company
+from storage.repositories import api_keys, companies
+from tests.web.support import Account, session_csrf
+
+MISSING_UPLOAD = f"/v1/uploads/{uuid.uuid4()}"
+VALID_FORM = {
+    "name": "Acme Handels GmbH",
+    "vat_ids": "de 123 456 789\nATU12345678",
+    "tax_number": "143/234/56789",
+    "ibans": "DE89 3704 0044 0532 0130 00",
+    "locale": "en",
+}
+
+
+def _company(database: Database, account: Account) -> Company:
+    with database.read_session() as session:
+        company = companies.get_company(session, account.company_id)
+        assert company is not None
+        return company
+
+
+def test_settings_page_shows_the_master_data(web_client: TestClient) -> None:
+    page = web_client.get("/app/settings")
+    assert page.status_code == 200
+    assert 'value="Acme GmbH"' in page.text and "DE123456789" in page.text
+    assert "10 seconds" in page.text
+    assert '<label for="vat_ids">VAT IDs</label>' in page.text
+
+
+def test_saving_normalises_and_stores_the_master_data(
+    web_client: TestClient, database: Database, account: Account
+) -> None:
+    form = {**VALID_FORM, "csrf_token": session_csrf(web_client, database)}
+    response = web_client.post("/app/settings", data=form, follow_redirects=False)
+    assert response.status_code == 303
+    assert response.headers["location"] == "/app/settings?saved=1"
+    company = _company(database, account)
+    assert company.name == "Acme Handels GmbH"
+    assert company.vat_ids == ["DE123456789", "ATU12345678"]
+    assert company.tax_number == "143/234/56789"
+    assert company.ibans == ["DE89370400440532013000"]
+    assert company.locale == "en"
+    saved = web_client.get("/app/settings?saved=1").text
+    assert "Saved." in saved and "within 10 seconds" in saved
+
+
+def test_invalid_master_data_is_explained_and_nothing_is_saved(
+    web_client: TestClient, database: Database, account: Account
+) -> None:
+    form = {
+        **VALID_FORM,
+        "name": " ",
+        "ibans": "DE89 3704 0044 0532 0130 01",
+        "vat_ids": "123",
+        "locale": "fr",
+        "csrf_token": session_csrf(web_client, database),
+    }
+    response = web_client.post("/app/settings", data=form)
+    assert response.status_code == 422
+    assert "Nothing was saved" in response.text
+    assert "DE89370400440532013001" in response.text  # the IBAN with a wrong check digit
+    assert 'aria-invalid="true"' in response.text
+    assert _company(database, account).name == "Acme GmbH"
+
+
+@pytest.mark.parametrize(
+    ("iban", "valid"),
+    [
+        ("DE89370400440532013000", True),
+        ("GB82WEST12345698765432", True),
+        ("DE89370400440532013001", False),
+    ],
+)
+def test_iban_check_digits(iban: str, valid: bool) -> None:
+    assert iban_checksum_ok(iban) is valid
+
+
+def test_entries_are_split_on_lines_and_commas_without_repeats() -> None:
+    data = parse_master_data("A", "DE123456789, de123456789;ATU12345678", "", "", "de")
+    assert data.vat_ids == ["DE123456789", "ATU12345678"] and not data.errors
+
+
+@pytest.mark.parametrize("token", [None, "", "forged-token"])
+@pytest.mark.parametrize(
+    "path", ["/app/settings", "/app/settings/api-keys", "/app/logout", "KEY_REVOKE"]
+)
+def test_posts_without_the_session_csrf_token_are_forbidden(
+    web_client: TestClient, database: Database, account: Account, path: str, token: str | None
+) -> None:
+    with database.read_session() as session:
+        key_id = api_keys.list_api_keys(session, account.company_id)[0].id
+    target = f"/app/settings/api-keys/{key_id}/revoke" if path == "KEY_REVOKE" else path
+    form = dict(VALID_FORM) if token is None else {**VALID_FORM, "csrf_token": token}
+    response = web_client.post(target, data=form, follow_redirects=False)
+    assert response.status_code == 403
+    assert "text/html" in response.headers["content-type"]
+    assert _company(database, account).name == "Acme GmbH"
+    assert web_client.get(MISSING_UPLOAD, headers=account.headers).status_code == 404
+
+
+def test_api_keys_are_listed_by_prefix_only(web_client: TestClient, account: Account) -> None:
+    page = web_client.get("/app/settings/api-keys").text
+    assert account.api_key[:12] + "…" in page
+    assert account.api_key not in page
+    assert "never" in page
+
+
+def test_a_created_key_is_shown_once_and_works(
+    web_client: TestClient, database: Database, account: Account
+) -> None:
+    csrf = session_csrf(web_client, database)
+    created = web_client.post("/app/settings/api-keys", data={"name": "ERP", "csrf_token": csrf})
+    assert created.status_code == 201
+    assert created.headers["cache-control"] == "no-store"
+    key = re.search(r'<output id="new-key" class="key">(dik_[^<]+)</output>', created.text)
+    assert key, created.text
+    plaintext = key.group(1)
+    headers = {"Authorization": f"Bearer {plaintext}"}
+    assert web_client.get(MISSING_UPLOAD, headers=headers).status_code == 404
+    again = web_client.get("/app/settings/api-keys").text
+    assert plaintext not in again and plaintext[:12] + "…" in again and "ERP" in again
+
+
+def test_a_revoked_key_is_refused_by_the_api_at_once(
+    web_client: TestClient, database: Database, account: Account
+) -> None:
+    assert web_client.get(MISSING_UPLOAD, headers=account.headers).status_code == 404
+    with database.read_session() as session:
+        key_id = api_keys.list_api_keys(session, account.company_id)[0].id
+    csrf = session_csrf(web_client, database)
+    response = web_client.post(
+        f"/app/settings/api-keys/{key_id}/revoke",
+        data={"csrf_token": csrf},
+        follow_redirects=False,
+    )
+    assert response.status_code == 303
+    assert web_client.get(MISSING_UPLOAD, headers=account.headers).status_code == 401
+    page = web_client.get(response.headers["location"]).text
+    assert "is revoked" in page and "Revoked " in page
+    twice = web_client.post(
+        f"/app/settings/api-keys/{key_id}/revoke",
+        data={"csrf_token": csrf},
+        follow_redirects=False,
+    )
+    assert twice.status_code == 303
+
+
+def test_another_company_s_key_cannot_be_revoked(
+    web_client: TestClient, database: Database, other_account: Account
+) -> None:
+    with database.read_session() as session:
+        their_key = api_keys.list_api_keys(session, other_account.company_id)[0].id
+    csrf = session_csrf(web_client, database)
+    for key_id in (their_key, uuid.uuid4(), "not-a-uuid"):
+        response = web_client.post(
+            f"/app/settings/api-keys/{key_id}/revoke", data={"csrf_token": csrf}
+        )
+        assert response.status_code == 404
+    assert web_client.get(MISSING_UPLOAD, headers=other_account.headers).status_code == 404
+    assert other_account.api_key[:12] not in web_client.get("/app/settings/api-keys").text
+
+
+def test_settings_need_a_session(client: TestClient) -> None:
+    for path in ("/app/settings", "/app/settings/api-keys"):
+        response = client.get(path, follow_redirects=False)
+        assert response.status_code == 303
+        assert response.headers["location"] == f"/app/login?next={path.replace('/', '%2F')}"
+    posted = client.post("/app/settings/api-keys", data={"csrf_token": "x"}, follow_redirects=False)
+    assert posted.status_code == 303
+    assert posted.headers["location"] == "/app/login"
