@@ -29,9 +29,8 @@ from flows.unpack import BatchInfo, unpack
 from flows.work import Job, JobResult, claim, recover_singles, run_job
 from storage.links import result_url
 from storage.models import Batch, utcnow
-from storage.repositories import batches as batch_repo
-from storage.repositories import uploads as upload_repo
 from storage.repositories import work as work_repo
+from storage.repositories.upload_views import batch_views
 
 
 @task(name="unpack-archive", task_run_name="unpack-{batch_id}", cache_policy=NO_CACHE)
@@ -83,21 +82,21 @@ def _batch_rows(batch_id: uuid.UUID) -> list[dict[str, Any]]:
     env = runtime.current()
     base = env.settings.public_base_url.rstrip("/")
     with env.db.read_session() as session:
-        uploads = batch_repo.uploads_of(session, batch_id)
-        results = upload_repo.results_by_id(session, {u.result_id for u in uploads if u.result_id})
-    rows = []
-    for upload in uploads:
-        result = results.get(upload.result_id) if upload.result_id else None
-        rows.append(
-            {
-                "file": upload.file_name,
-                "upload": str(upload.id),
-                "status": upload.status,
-                "result": result_url(base, result.type, result.id) if result else "",
-                "error": upload.error_code or "",
-            }
-        )
-    return rows
+        views = batch_views(session, batch_id)
+    return [
+        {
+            "file": view.file_name,
+            "upload": str(view.id),
+            "status": view.status,
+            "result": (
+                result_url(base, view.result_type, view.result_id)
+                if view.result_id and view.result_type
+                else ""
+            ),
+            "error": view.error_code or "",
+        }
+        for view in views
+    ]
 
 
 def _claim_batch_jobs(batch_id: uuid.UUID) -> list[Job]:
