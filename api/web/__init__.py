@@ -15,7 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ExceptionHandler
 
-from api.web import batches, inbox, login, settings_pages
+from api.web import batches, inbox, login, results, settings_pages
 from api.web.auth import CsrfRejected, LoginRequired, find_user
 from api.web.render import error_page, not_found_page
 
@@ -30,6 +30,7 @@ def web_router() -> APIRouter:
     router.include_router(inbox.router)
     router.include_router(batches.router)
     router.include_router(settings_pages.router)
+    router.include_router(results.router)
     return router
 
 

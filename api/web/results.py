@@ -1,0 +1,243 @@
+"""Result pages: the upload page, the four result pages, and the actions on them
+(confirm bank transactions, delete a result, retry a failed upload, download the
+original). Everything is scoped to the signed-in user's company: another company's
+ids answer the 404 page, like ids that do not exist."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
+from sqlalchemy.orm import Session
+
+from api.deps import ServicesDep
+from api.web.auth import CsrfUser, CurrentUser, WebUser
+from api.web.downloads import content_disposition, media_type_of
+from api.web.invoice_views import invoice_view
+from api.web.render import error_page, not_found_page, render
+from api.web.result_views import document_view, result_header, upload_view
+from api.web.statement_views import payment_file_view, statement_view
+from storage.errors import ValidationFailed
+from storage.models import Result
+from storage.repositories import results as result_repo
+from storage.repositories import uploads as upload_repo
+from storage.repositories import web_results
+from storage.repositories.web_results import NotRetryable, ResultLocked
+
+router = APIRouter(prefix="/app", include_in_schema=False)
+
+DOWNLOAD_CHUNK = 256 * 1024
+
+
+def parse_id(raw: str) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(raw)
+    except ValueError:
+        return None
+
+
+# --- the upload page and retry ---------------------------------------------------------
+
+
+@router.get("/uploads/{upload_id}", response_class=HTMLResponse)
+def upload_page(
+    request: Request, upload_id: str, user: CurrentUser, services: ServicesDep
+) -> Response:
+    key = parse_id(upload_id)
+    with services.db.read_session() as session:
+        upload = upload_repo.get_upload(session, user.company_id, key) if key else None
+        if upload is None:
+            return not_found_page(request, user)
+        history = upload_repo.history(session, upload.id)
+        result = upload_repo.get_result(session, upload.result_id) if upload.result_id else None
+        view = upload_view(upload, history, result)
+    return render(request, "results/upload.html", user, upload=view, active="uploads")
+
+
+@router.post("/uploads/{upload_id}/retry")
+def retry_upload(
+    request: Request, upload_id: str, user: CsrfUser, services: ServicesDep
+) -> Response:
+    key = parse_id(upload_id)
+    if key is None:
+        return not_found_page(request, user)
+    with services.db.session() as session:
+        try:
+            upload = web_results.retry_upload(session, user.company_id, key)
+        except NotRetryable as refused:
+            return error_page(request, user, 409, "Not retried", refused.detail)
+        if upload is None:
+            return not_found_page(request, user)
+        session.commit()
+    return RedirectResponse(f"/app/uploads/{key}", status_code=303)
+
+
+# --- result pages ----------------------------------------------------------------------
+
+
+def _result_page(
+    request: Request,
+    user: WebUser,
+    services: ServicesDep,
+    raw_id: str,
+    result_type: str,
+    template: str,
+    build: Callable[[Session, Result], dict[str, Any]],
+) -> Response:
+    key = parse_id(raw_id)
+    with services.db.read_session() as session:
+        result = web_results.live_result(session, user.company_id, key) if key else None
+        if result is None or result.type != result_type:
+            return not_found_page(request, user)
+        header = result_header(result, web_results.uploads_of_result(session, result.id))
+        context = build(session, result)
+    return render(request, template, user, result=header, **context)
+
+
+@router.get("/invoices/{result_id}", response_class=HTMLResponse)
+def invoice_page(
+    request: Request, result_id: str, user: CurrentUser, services: ServicesDep
+) -> Response:
+    def build(session: Session, result: Result) -> dict[str, Any]:
+        duplicates = result_repo.possible_duplicates(session, result)
+        return {"invoice": invoice_view(result.data, duplicates)}
+
+    return _result_page(
+        request, user, services, result_id, "invoice", "results/invoice.html", build
+    )
+
+
+@router.get("/documents/{result_id}", response_class=HTMLResponse)
+def document_page(
+    request: Request, result_id: str, user: CurrentUser, services: ServicesDep
+) -> Response:
+    def build(_: Session, result: Result) -> dict[str, Any]:
+        view = document_view(result.data)
+        embedded = payment_file_view(view.payment_file) if view.payment_file else None
+        return {"document": view, "payment_file": embedded}
+
+    return _result_page(
+        request, user, services, result_id, "other_document", "results/document.html", build
+    )
+
+
+@router.get("/payment-files/{result_id}", response_class=HTMLResponse)
+def payment_file_page(
+    request: Request, result_id: str, user: CurrentUser, services: ServicesDep
+) -> Response:
+    def build(_: Session, result: Result) -> dict[str, Any]:
+        return {"payment_file": payment_file_view(result.data)}
+
+    return _result_page(
+        request, user, services, result_id, "payment_file", "results/payment_file.html", build
+    )
+
+
+@router.get("/bank-imports/{result_id}", response_class=HTMLResponse)
+def bank_import_page(
+    request: Request, result_id: str, user: CurrentUser, services: ServicesDep
+) -> Response:
+    shown = request.query_params.get("confirmed", "")
+    confirmed_now = int(shown) if shown.isdigit() and len(shown) < 7 else None
+
+    def build(session: Session, result: Result) -> dict[str, Any]:
+        confirmations = web_results.confirmations(session, result.id)
+        emails = web_results.user_emails(
+            session, (c.confirmed_by for c in confirmations.values() if c.confirmed_by)
+        )
+        return {
+            "statement": statement_view(result.data, confirmations, emails),
+            "confirmed_now": confirmed_now,
+        }
+
+    return _result_page(
+        request, user, services, result_id, "bank_statement", "results/bank_import.html", build
+    )
+
+
+@router.post("/bank-imports/{result_id}/confirm")
+async def confirm_transactions(
+    request: Request, result_id: str, user: CsrfUser, services: ServicesDep
+) -> Response:
+    key = parse_id(result_id)
+    form = await request.form()
+    positions = _positions(form.getlist("one") or form.getlist("position"))
+    if key is None:
+        return not_found_page(request, user)
+    if positions is None:
+        return error_page(request, user, 400, "Bad request", "Unknown transactions.")
+    with services.db.session() as session:
+        result = web_results.live_result(session, user.company_id, key, lock=True)
+        if result is None or result.type != "bank_statement":
+            return not_found_page(request, user)
+        if form.get("action") == "all" and not form.getlist("one"):
+            positions = list(range(web_results.transaction_count(result)))
+        try:
+            confirmed = web_results.confirm_transactions(session, result, positions, user.user_id)
+        except ValidationFailed as invalid:
+            return error_page(request, user, 400, "Bad request", invalid.detail)
+        session.commit()
+    return RedirectResponse(
+        f"/app/bank-imports/{key}?confirmed={len(confirmed)}#transactions", status_code=303
+    )
+
+
+def _positions(raw: list[Any]) -> list[int] | None:
+    if not all(isinstance(value, str) and value.isdigit() for value in raw):
+        return None
+    return [int(value) for value in raw]
+
+
+# --- delete and download ---------------------------------------------------------------
+
+
+@router.post("/results/{result_id}/delete")
+def delete_result(
+    request: Request, result_id: str, user: CsrfUser, services: ServicesDep
+) -> Response:
+    key = parse_id(result_id)
+    if key is None:
+        return not_found_page(request, user)
+    with services.db.session() as session:
+        try:
+            uploads = web_results.delete_result(session, user.company_id, key)
+        except ResultLocked as locked:
+            return error_page(request, user, 409, "Not deleted", locked.detail)
+        if uploads is None:
+            return not_found_page(request, user)
+        session.commit()
+    target = f"/app/uploads/{uploads[0].id}" if uploads else "/app/uploads"
+    return RedirectResponse(target, status_code=303)
+
+
+@router.get("/results/{result_id}/original")
+def download_original(
+    request: Request, result_id: str, user: CurrentUser, services: ServicesDep
+) -> Response:
+    key = parse_id(result_id)
+    with services.db.read_session() as session:
+        result = web_results.live_result(session, user.company_id, key) if key else None
+        uploads = web_results.uploads_of_result(session, result.id) if result else []
+    stored = next((u for u in uploads if u.object_key), None)
+    if stored is None or stored.object_key is None or not services.store.exists(stored.object_key):
+        return not_found_page(request, user)
+    reader = services.store.open_reader(stored.object_key)
+    head = reader.read(DOWNLOAD_CHUNK)
+
+    def chunks() -> Iterator[bytes]:
+        try:
+            yield head
+            while block := reader.read(DOWNLOAD_CHUNK):
+                yield block
+        finally:
+            reader.close()
+
+    headers = {
+        "Content-Disposition": content_disposition(stored.file_name),
+        "X-Content-Type-Options": "nosniff",
+        "Cache-Control": "private, no-store",
+    }
+    return StreamingResponse(chunks(), media_type=media_type_of(head), headers=headers)
