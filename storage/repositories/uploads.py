@@ -7,7 +7,7 @@ from datetime import datetime
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
-from storage.models import Result, StatusChange, Upload
+from storage.models import Batch, Result, StatusChange, Upload
 from storage.states import UploadStatus
 
 
@@ -143,13 +143,19 @@ def inbox_page(
 ) -> list[InboxRow]:
     """Up to `limit` uploads, newest first: the newest ones, those just older than a
     cursor (next page) or just newer (previous page)."""
-    statement = select(*_INBOX_COLUMNS).where(Upload.company_id == company_id)
+    if filters.batch_id:
+        # A batch has at most a few hundred uploads: find them by the batch index, not by
+        # scanning the company's uploads for the batch (SQLite would choose the latter).
+        own_batch = select(Batch.id).where(
+            Batch.id == filters.batch_id, Batch.company_id == company_id
+        )
+        statement = select(*_INBOX_COLUMNS).where(Upload.batch_id.in_(own_batch))
+    else:
+        statement = select(*_INBOX_COLUMNS).where(Upload.company_id == company_id)
     if filters.status:
         statement = statement.where(Upload.status == filters.status)
     if filters.document_type:
         statement = statement.where(Upload.document_type == filters.document_type)
-    if filters.batch_id:
-        statement = statement.where(Upload.batch_id == filters.batch_id)
     if filters.created_from:
         statement = statement.where(Upload.created_at >= filters.created_from)
     if filters.created_before:

@@ -211,3 +211,11 @@ def test_app_root_goes_to_the_inbox(web_client: TestClient) -> None:
     for root in ("/app", "/app/"):
         response = web_client.get(root, follow_redirects=False)
         assert response.headers["location"] == "/app/uploads"
+
+
+def test_batch_filter_with_another_company_s_batch_shows_nothing(
+    web_client: TestClient, database: Database, other_account: Account
+) -> None:
+    theirs = seed_batch(database, other_account.company_id, ["completed", "failed"])
+    page = web_client.get(f"/app/uploads?batch={theirs}").text
+    assert listed(page) == [] and "file0.pdf" not in page
