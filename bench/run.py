@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import einvoice_bench, intake, pipeline
+from bench import einvoice_bench, intake, pipeline, webapp
 
 RESULTS = Path(__file__).parent / "results"
 BENCHMARKS: dict[str, Callable[[], dict[str, Any]]] = {
@@ -18,6 +18,7 @@ BENCHMARKS: dict[str, Callable[[], dict[str, Any]]] = {
     "einvoice": einvoice_bench.run,
     "intake": intake.run,
     "pipeline": pipeline.run,
+    "webapp": webapp.run,
 }
 
 
