@@ -172,10 +172,11 @@ def cmd_dispatch(args: argparse.Namespace) -> int:
     from flows.dispatch import Dispatcher, DispatchPolicy
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # not a line per Prefect request
     settings = get_settings()
     policy = DispatchPolicy(
         runs=settings.pipeline_runs,
-        longest_run=timedelta(seconds=settings.pipeline_run_max_seconds + 600),
+        unserved_after=timedelta(seconds=max(30.0, settings.lease_seconds)),
     )
     dispatcher = Dispatcher(Database(make_engine(settings.effective_database_url)), policy)
     signal.signal(signal.SIGTERM, _interrupt_once)

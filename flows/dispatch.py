@@ -7,14 +7,17 @@ work from the database until the queue has been idle for a while. The API never 
 to Prefect, and nothing here reads a document.
 
 A run whose process or machine died without Prefect noticing stays "running" in
-Prefect; the dispatcher stops counting a run once it is older than the longest a run
-may last, and the leases of the work it held expire, so nothing waits for it forever.
+Prefect. The dispatcher notices that no run serves the queue: work waits, no worker
+holds a lease on anything, and the runs have been running long enough to have claimed
+it. It then marks those runs crashed and starts a new one; the work the dead run held
+comes back when its leases expire.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -28,6 +31,7 @@ from prefect.client.schemas.filters import (
     FlowRunFilterStateType,
 )
 from prefect.client.schemas.objects import FlowRun, StateType
+from prefect.states import Crashed
 
 from flows.work import INFRASTRUCTURE_ERRORS
 from storage.db import Database
@@ -38,6 +42,8 @@ log = logging.getLogger(__name__)
 
 DEPLOYMENT = "serve-queue/serve-queue"
 POLL_SECONDS = 0.5
+# While enough runs are going, Prefect is asked again only this often.
+RECHECK_SECONDS = 5.0
 # A run that has not started this long after it was created means no worker of the
 # work pool is taking runs: said loudly, once per run.
 LATE_AFTER = timedelta(seconds=60)
@@ -47,7 +53,10 @@ UNFINISHED = [StateType.SCHEDULED, StateType.PENDING, StateType.RUNNING]
 @dataclass(frozen=True)
 class DispatchPolicy:
     runs: int  # flow runs to keep going while work waits
-    longest_run: timedelta  # a run older than this is presumed dead
+    # A running run has claimed waiting work within a second or two once warmed up; one
+    # that leaves work unclaimed, holding nothing, for `unserved_after` is presumed dead.
+    unserved_after: timedelta = timedelta(seconds=30)
+    warm_up: timedelta = timedelta(seconds=60)
 
 
 class Dispatcher:
@@ -58,9 +67,8 @@ class Dispatcher:
         self.stop = threading.Event()
         self._deployment_id: uuid.UUID | None = None
         self._warned: set[str] = set()
-
-    def _client(self) -> SyncPrefectClient:
-        return get_client(sync_client=True)
+        self._saturated_until = 0.0
+        self._unserved_since: datetime | None = None
 
     def unfinished_runs(self, client: SyncPrefectClient) -> list[FlowRun]:
         if self._deployment_id is None:
@@ -71,10 +79,8 @@ class Dispatcher:
                 state=FlowRunFilterState(type=FlowRunFilterStateType(any_=UNFINISHED))
             ),
         )
-        now = utcnow()
-        alive = [run for run in runs if now - _created(run) < self.policy.longest_run]
-        self._warn_late(alive, now)
-        return alive
+        self._warn_late(runs, utcnow())
+        return runs
 
     def _warn_late(self, runs: list[FlowRun], now: datetime) -> None:
         for run in runs:
@@ -88,28 +94,64 @@ class Dispatcher:
                     now - _created(run),
                 )
 
-    def step(self) -> bool:
+    def step(self, client: SyncPrefectClient) -> bool:
         """Start a run if work waits and fewer than `runs` are going. True if it started one."""
-        with self.db.read_session() as session:
-            waiting = work_repo.has_waiting_work(session, utcnow())
-        if not waiting:
+        if time.monotonic() < self._saturated_until:
             return False
-        with self._client() as client:
-            if len(self.unfinished_runs(client)) >= self.policy.runs:
-                return False
-            deployment_id = self._deployment_id
-            assert deployment_id is not None
-            run = client.create_flow_run_from_deployment(
-                deployment_id, parameters={"label": utcnow().strftime("%Y%m%dT%H%M%SZ")}
-            )
+        now = utcnow()
+        with self.db.read_session() as session:
+            waiting = work_repo.has_waiting_work(session, now)
+            held = waiting and work_repo.has_live_leases(session, now)
+        if not waiting:
+            self._unserved_since = None
+            return False
+        runs = self.unfinished_runs(client)
+        enough = len(runs) >= self.policy.runs
+        if enough and not self._crash_unserving(client, runs, now, held):
+            self._saturated_until = time.monotonic() + RECHECK_SECONDS
+            return False
+        deployment_id = self._deployment_id
+        assert deployment_id is not None
+        run = client.create_flow_run_from_deployment(
+            deployment_id, parameters={"label": utcnow().strftime("%Y%m%dT%H%M%SZ")}
+        )
         log.info("work is waiting: started flow run %s", run.name)
         return True
 
+    def _crash_unserving(
+        self, client: SyncPrefectClient, runs: list[FlowRun], now: datetime, held: bool
+    ) -> bool:
+        """Mark runs crashed that leave waiting work unserved; True if it did."""
+        warm = [
+            run
+            for run in runs
+            if run.state_type == StateType.RUNNING
+            and run.start_time is not None
+            and now - run.start_time > self.policy.warm_up
+        ]
+        if held or not warm:
+            self._unserved_since = None
+            return False
+        self._unserved_since = self._unserved_since or now
+        if now - self._unserved_since < self.policy.unserved_after:
+            return False
+        for run in warm:
+            log.warning("flow run %s leaves waiting work unserved; marking it crashed", run.name)
+            client.set_flow_run_state(
+                run.id, Crashed(message="no longer serving the queue (dispatcher)"), force=True
+            )
+        self._unserved_since = None
+        return True
+
     def run(self) -> None:
+        with get_client(sync_client=True) as client:
+            self._loop(client)
+
+    def _loop(self, client: SyncPrefectClient) -> None:
         backoff = POLL_SECONDS
         while not self.stop.is_set():
             try:
-                self.step()
+                self.step(client)
                 backoff = POLL_SECONDS
             except INFRASTRUCTURE_ERRORS as exc:
                 log.warning("database or object store unavailable (%s)", exc)

@@ -21,7 +21,11 @@ pids=()
 stop() {
   trap - INT TERM EXIT
   echo "stopping docintake..."
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  # The pipeline and the API first: a flow run that is stopping reports its final state
+  # to the Prefect server, so the server goes last.
+  for pid in "${pids[@]:1}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]:1}"; do wait "$pid" 2>/dev/null || true; done
+  kill -TERM "${pids[0]}" 2>/dev/null || true
   wait 2>/dev/null || true
 }
 trap stop INT TERM EXIT

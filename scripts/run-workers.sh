@@ -14,7 +14,20 @@ $BIN/prefect --no-prompt deploy --all >/dev/null
 echo "Prefect deployments registered on work pool 'docintake' (serve-queue, process-batch, process-uploads)"
 
 pids=()
-trap 'kill -TERM "${pids[@]}" 2>/dev/null || true; wait' INT TERM EXIT
+descendants() {
+  local child
+  for child in $(pgrep -P "$1"); do echo "$child"; descendants "$child"; done
+}
+stop() {
+  trap - INT TERM EXIT
+  # The Prefect worker starts each flow run in a session of its own, so Ctrl-C does not
+  # reach a running serve-queue run: stop the whole tree, runs included.
+  local tree=()
+  for pid in "${pids[@]}"; do mapfile -t -O "${#tree[@]}" tree < <(descendants "$pid"); done
+  kill -TERM "${pids[@]}" "${tree[@]}" 2>/dev/null || true
+  wait
+}
+trap stop INT TERM EXIT
 $BIN/prefect worker start --pool docintake --type process \
   > "${DOCINTAKE_VAR_DIR:-var}/prefect-worker.log" 2>&1 &
 pids+=($!)

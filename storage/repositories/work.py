@@ -227,3 +227,13 @@ def has_waiting_work(session: Session, now: datetime) -> bool:
         session.scalars(statement.limit(1)).first() is not None
         for statement in (claimable_batch, orphaned_single)
     )
+
+
+def has_live_leases(session: Session, now: datetime) -> bool:
+    """Whether any worker holds any work right now (its heartbeat keeps leases current)."""
+    held_upload = select(Upload.id).where(Upload.lease_expires_at > now)
+    held_batch = select(Batch.id).where(Batch.lease_expires_at > now)
+    return any(
+        session.scalars(statement.limit(1)).first() is not None
+        for statement in (held_upload, held_batch)
+    )

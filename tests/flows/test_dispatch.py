@@ -18,7 +18,8 @@ import pytest
 from fastapi.testclient import TestClient
 from prefect.client.orchestration import get_client
 from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterName
-from prefect.client.schemas.objects import FlowRun
+from prefect.client.schemas.objects import FlowRun, StateType
+from prefect.states import Running
 from sqlalchemy import Engine, select
 
 from flows.dispatch import Dispatcher, DispatchPolicy
@@ -89,7 +90,7 @@ def test_queued_work_runs_on_the_work_pool(
     batch = post_batch(api, company.headers, make_zip({name: invoice, "b.pdf": blank_pdf("b")}))
     batch_id = batch.json()["id"]
 
-    dispatcher = Dispatcher(env.db, DispatchPolicy(runs=1, longest_run=timedelta(minutes=10)))
+    dispatcher = Dispatcher(env.db, DispatchPolicy(runs=1))
     thread = threading.Thread(target=dispatcher.run, daemon=True)
     thread.start()
     try:
@@ -111,3 +112,36 @@ def test_queued_work_runs_on_the_work_pool(
     assert len(serve_runs) == 1, "one run serves the queue; the dispatcher started no second"
     (batch_run,) = _runs_named(f"batch-{batch_id}", started)
     assert batch_run.parent_task_run_id is not None, "a child of serve-queue"
+
+
+def test_a_run_that_died_unseen_is_replaced(
+    api: TestClient, company: Tenant, env: WorkerEnv, pool_worker: None
+) -> None:
+    """A run whose machine died stays `Running` in Prefect. Work waits unclaimed and no
+    lease is held: the dispatcher marks that run crashed and starts one that serves."""
+    with get_client(sync_client=True) as client:
+        deployment = client.read_deployment_by_name("serve-queue/serve-queue")
+        ghost = client.create_flow_run_from_deployment(
+            deployment.id, state=Running(), parameters={"label": "ghost"}
+        )
+    upload_id = post_upload(api, company.headers, blank_pdf("late"), "late.pdf").json()["id"]
+
+    policy = DispatchPolicy(
+        runs=1, unserved_after=timedelta(seconds=2), warm_up=timedelta(seconds=0)
+    )
+    dispatcher = Dispatcher(env.db, policy)
+    thread = threading.Thread(target=dispatcher.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline and set(_statuses(env)) != {"completed"}:
+            time.sleep(0.5)
+    finally:
+        dispatcher.stop.set()
+        thread.join(timeout=10)
+
+    body = api.get(f"/v1/uploads/{upload_id}", headers=company.headers).json()
+    assert body["status"] == "completed"
+    with get_client(sync_client=True) as client:
+        state = client.read_flow_run(ghost.id).state
+    assert state is not None and state.type == StateType.CRASHED
