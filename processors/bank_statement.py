@@ -32,7 +32,7 @@ from processors.base import (
     ProcessingError,
     ResultType,
 )
-from processors.pdf import open_pdf
+from processors.pdf_text import read_pdf_text
 from processors.text_values import (
     AmountMatch,
     find_amounts,
@@ -40,7 +40,6 @@ from processors.text_values import (
     find_dates,
     find_ibans,
     lines_of,
-    page_texts,
 )
 
 BANK_STATEMENT_SCORE = 60
@@ -71,6 +70,9 @@ _PERIOD = re.compile(
     r"|\d{4}-\d{2}-\d{2})",
     _I,
 )
+_CURRENCY_ONLY = re.compile(r"(?:\s|EUR|USD|GBP|CHF|[€$])*")
+_GLUED_DATE = re.compile(r"(\d[.,]\d{2})(?=\d{1,2}\.\d{1,2}\.)")
+_GLUED_WORD = re.compile(r"(?<![\d.])(\d{1,2}\.\d{1,2}\.)(?=[A-Za-zÄÖÜäöü])")
 _STATEMENT_NUMBER = re.compile(r"(auszugsnummer|auszug\s*nr\.?|statement\s*(?:no\.?|number))", _I)
 _HEADER_NUMBER = re.compile(r"\bauszug\b", _I)
 _ACCOUNT_IBAN = re.compile(r"\bIBAN\b")
@@ -115,14 +117,15 @@ class BankStatementProcessor:
         return 0
 
     def process(self, data: bytes, context: ProcessingContext) -> Outcome:
-        reader = open_pdf(data)
-        layout = "\n".join(page_texts(reader, MAX_PAGES, layout=True))
-        plain = "\n".join(page_texts(reader, MAX_PAGES, layout=False))
-        if not (layout + plain).strip():
+        pdf_text = read_pdf_text(data, context.ocr_command, MAX_PAGES)
+        if pdf_text.empty:
             raise ProcessingError(
                 FailureCode.UNREADABLE_DOCUMENT,
-                "The PDF has no text layer to read the statement from (a scan?).",
+                "The PDF has no text and nothing legible drawn on its pages to read the "
+                "statement from.",
             )
+        layout = "\n".join(pdf_text.layout)
+        plain = "\n".join(pdf_text.plain)
         if not looks_like_statement(layout + "\n" + plain):
             raise ProcessingError(
                 FailureCode.NOT_A_BANK_STATEMENT,
@@ -133,7 +136,8 @@ class BankStatementProcessor:
             raise ProcessingError(
                 FailureCode.NO_TRANSACTIONS_FOUND, "No transactions were found in the statement."
             )
-        return Outcome(ResultType.BANK_STATEMENT, statement_data(reading, layout + "\n" + plain))
+        result = statement_data(reading, layout + "\n" + plain)
+        return Outcome(ResultType.BANK_STATEMENT, {**result, "source": pdf_text.source()})
 
 
 def looks_like_statement(text: str) -> bool:
@@ -170,22 +174,36 @@ def parse(text: str) -> _Reading:
 
 
 def _start(line: str, columns: tuple[int, int] | None) -> _Transaction | None:
-    """A line with a leading booking date and a trailing amount opens a transaction."""
+    """A line with a leading booking date and a trailing amount opens a transaction.
+    Some layouts draw the amount before the value date and booking text, which the
+    text layer then runs together ("+ 2.780,7028.01.Gutschr. SEPA"): an amount followed
+    by a date is taken too, and what follows the date is the booking text."""
+    line = _unglue(line)
     match = _LEADING_DATE.match(line)
     if not match:
         return None
-    amounts = find_amounts(line[match.end() :])
+    rest = line[match.end() :]
+    amounts = find_amounts(rest)
     if not amounts:
         return None
     last = amounts[-1]
-    rest = line[match.end() :]
-    if re.sub(r"EUR|USD|GBP|CHF|[€$\s]", "", rest[last.end :]):
-        return None  # something other than a currency follows: not an amount column
-    value_match = _LEADING_DATE.match(rest)
-    value = value_match.group(1) if value_match else None
-    body = rest[value_match.end() if value_match else 0 : last.start]
+    tail = rest[last.end :]
+    after = _LEADING_DATE.match(tail)
+    if _CURRENCY_ONLY.fullmatch(tail):
+        value_match = _LEADING_DATE.match(rest)
+        value = value_match.group(1) if value_match else None
+        body = rest[value_match.end() if value_match else 0 : last.start]
+    elif after and not rest[: last.start].strip():
+        value, body = after.group(1), tail[after.end() :]
+    else:
+        return None  # something else follows: not an amount column
     amount = _signed(last, match.end() + last.end, columns)
     return _Transaction(match.group(1), value, amount, " ".join(body.split()))
+
+
+def _unglue(line: str) -> str:
+    """Spaces where the text layer ran an amount, a date and a word together."""
+    return _GLUED_WORD.sub(r"\1 ", _GLUED_DATE.sub(r"\1 ", line))
 
 
 def _signed(amount: AmountMatch, end: int, columns: tuple[int, int] | None) -> Decimal:
@@ -256,7 +274,6 @@ def statement_data(reading: _Reading, text: str) -> dict[str, Any]:
         },
         "transactions": transactions,
         "reconciled": reading.reconciled,
-        "source": {"container": "pdf", "method": "text"},
     }
 
 

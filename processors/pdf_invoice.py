@@ -34,15 +34,21 @@ from processors.invoice_model import (
     VatBreakdown,
     direction_fields,
 )
-from processors.pdf import open_pdf
+from processors.ocr import DEFAULT_COMMAND
+from processors.pdf_text import PdfText, read_pdf_text
 from processors.text_values import (
+    AmountMatch,
+    cell_below,
+    cells,
+    column_amounts,
     find_amounts,
     find_bic,
     find_dates,
     find_ibans,
+    is_header_row,
     labelled,
     lines_of,
-    page_texts,
+    overlaps,
 )
 
 PDF_TEXT_INVOICE_SCORE = 20
@@ -70,7 +76,7 @@ _ISSUE_LABELS = (
     re.compile(r"(datum|date|\bvon\b|\bdu\b|\bvom\b)", _I),
 )
 _DUE_LABEL = re.compile(
-    r"(due\s*date|payable\s*(?:by|until)|remit\s*until|zahlungsziel|fällig(?:keit)?\w*|"
+    r"(due\s*date|due\s*on|payable\s*(?:by|until)|remit\s*until|zahlungsziel|fällig(?:keit)?\w*|"
     r"bis\s*zum|vervaldatum|date\s*limite\s*de\s*paiement|échéance)",
     _I,
 )
@@ -81,7 +87,8 @@ _OTHER_DATE = re.compile(
 )
 _NET_LABEL = re.compile(
     r"(netto\w*|\bnet\b\s*(?:total|amount)?|sub\s?-?total\w*|zwischensumme|total\s*ht|"
-    r"montant\s*(?:eur\s*)?ht|exclusief\s*btw|excl\.?\s*(?:vat|btw))",
+    r"montant\s*(?:eur\s*)?ht|exclusief\s*btw|excl\.?\s*(?:vat|btw)|"
+    r"(?:ohne|zzgl\.?)\s*(?:mwst|ust)\b|without\s*vat|excluding\s*vat)",
     _I,
 )
 _VAT_LABEL = re.compile(
@@ -131,6 +138,7 @@ _NOT_INVOICE = re.compile(
     r"auftragsbestätigung|order\s*confirmation|bon\s*de\s*commande)\b",
     _I,
 )
+_CURRENCY_MARKS = re.compile(r"[\s€$£¥₹]|\b(?:EUR|USD|GBP|CHF|INR)\b")
 _ENGLISH = re.compile(r"\b(invoice|total|amount|due|date|the)\b", _I)
 
 
@@ -156,31 +164,33 @@ class PdfTextInvoiceProcessor:
         return 0
 
     def process(self, data: bytes, context: ProcessingContext) -> Outcome:
-        text = read_text(data)
-        if not text.strip():
+        pdf_text = read_pdf_text(data, context.ocr_command, MAX_PAGES)
+        if pdf_text.empty:
             if context.document_type is DocumentType.AUTO:
-                raise Declined("no text layer: filed as an other document")
+                raise Declined("nothing to read (no text, nothing drawn): an other document")
             raise ProcessingError(
                 FailureCode.UNREADABLE_DOCUMENT,
-                "The PDF has no text layer to read the invoice from (a scan?). "
-                "Upload a PDF with text or an e-invoice.",
+                "The PDF has no text and nothing legible drawn on its pages to read the "
+                "invoice from. Upload the invoice itself, or an e-invoice.",
             )
+        text = joined(pdf_text)
         classification = classify(text)
         if not classification.is_invoice:
             raise Declined(f"not an invoice (score {classification.score})")
         invoice, checks = extract_invoice(text)
-        return Outcome(ResultType.INVOICE, _invoice_data(invoice, checks, classification, context))
+        result = _invoice_data(invoice, checks, classification, context)
+        return Outcome(ResultType.INVOICE, {**result, "source": pdf_text.source()})
 
 
-def read_text(data: bytes) -> str:
+def read_text(data: bytes, ocr_command: str = DEFAULT_COMMAND) -> str:
+    """The text the invoice is read from (text layer, or OCR for scanned pages)."""
+    return joined(read_pdf_text(data, ocr_command, MAX_PAGES))
+
+
+def joined(pdf_text: PdfText) -> str:
     """Plain text of the first pages, then the layout text (columns kept on one line),
     so label/value pairs can be found in whichever order the PDF draws them."""
-    reader = open_pdf(data)
-    plain = "\n".join(page_texts(reader, MAX_PAGES, layout=False))
-    if not plain.strip():
-        return ""
-    layout = "\n".join(page_texts(reader, MAX_PAGES, layout=True))
-    return plain + "\n" + layout
+    return "\n".join(pdf_text.plain) + "\n" + "\n".join(pdf_text.layout)
 
 
 # --- classification --------------------------------------------------------------------
@@ -255,7 +265,22 @@ def _invoice_number(lines: list[str]) -> str | None:
         match = _NUMBER_VALUE.match(value)
         if match and not find_dates(match.group(1)):
             return match.group(1).rstrip(".-")
-    return _number_after_title(lines)
+    return _number_in_column(lines) or _number_after_title(lines)
+
+
+def _number_in_column(lines: list[str]) -> str | None:
+    """A header row naming the invoice number column ("Klant  Order  Factuur  Datum",
+    "Rechnungsnr.  Kunde") with the number right under it."""
+    for index, line in enumerate(lines):
+        if not is_header_row(line, minimum=2):
+            continue
+        for cell in cells(line):
+            if not (_TITLE.fullmatch(cell.text) or _NUMBER_LABEL.fullmatch(cell.text)):
+                continue
+            value = cell_below(lines, index, cell)
+            if value and _NUMBER_VALUE.fullmatch(value) and not find_dates(value):
+                return value.lstrip("#").strip()
+    return None
 
 
 def _number_after_title(lines: list[str]) -> str | None:
@@ -306,15 +331,57 @@ def _label_amounts(
     """Amounts printed on (or, for a bare label, right after) lines carrying `label`."""
     found: list[Decimal] = []
     for index, line in enumerate(lines):
-        if not label.search(line) or (exclude is not None and exclude.search(line)):
+        if is_header_row(line):
+            found.extend(_column_totals(lines, index, label, exclude))
             continue
-        amounts = find_amounts(line) or (
-            find_amounts(lines[index + 1]) if index + 1 < len(lines) else []
-        )
+        match = label.search(line)
+        if not match or (exclude is not None and exclude.search(line)):
+            continue
+        amounts = find_amounts(line)
+        if not amounts and _wrapped_header(lines, index, match.start(), match.end()):
+            continue
+        if not amounts and index + 1 < len(lines):
+            amounts = _amounts_below(lines[index + 1], match.start(), match.end())
         # Totals carry cents; integers on such lines are capital, counts or ids.
         amounts = [a for a in amounts if a.value.as_tuple().exponent != 0]
         if amounts:
             found.append(abs(amounts[-1].value))
+    return found
+
+
+def _wrapped_header(lines: list[str], index: int, start: int, end: int) -> bool:
+    """A bare label under a cell of a row without amounts is the second line of a
+    wrapped table header ("Ohne" over "MwSt."), not a label with a value below."""
+    if index == 0 or find_amounts(lines[index - 1]):
+        return False
+    return len(cells(lines[index])) == 1 and any(
+        overlaps(cell.start, cell.end, start, end) for cell in cells(lines[index - 1])
+    )
+
+
+def _amounts_below(line: str, start: int, end: int) -> list[AmountMatch]:
+    """For a bare label: the next line when it holds nothing but amounts, else the
+    first amount in the label's column or right of it (text in a left column is
+    another block of the page)."""
+    amounts = find_amounts(line)
+    rest = line
+    for amount in reversed(amounts):
+        rest = rest[: amount.start] + rest[amount.end :]
+    if amounts and not _CURRENCY_MARKS.sub("", rest):
+        return amounts
+    return [a for a in amounts if a.end >= start - 2][:1]
+
+
+def _column_totals(
+    lines: list[str], header: int, label: re.Pattern[str], exclude: re.Pattern[str] | None
+) -> list[Decimal]:
+    """Amounts with cents under the header cells that carry `label` (`Montant HT`,
+    `Tax`, `Total` over a table): one of them is the total row."""
+    found: list[Decimal] = []
+    for cell in cells(lines[header]):
+        if label.search(cell.text) and not (exclude is not None and exclude.search(cell.text)):
+            amounts = column_amounts(lines, header, cell)
+            found.extend(abs(a.value) for a in amounts if a.value.as_tuple().exponent != 0)
     return found
 
 
@@ -488,7 +555,6 @@ def _invoice_data(
     return {
         "invoice": invoice.to_dict(),
         **direction_fields(invoice, context.company, context.document_type),
-        "source": {"container": "pdf", "method": "text"},
         "classification": {"score": classification.score, "signals": list(classification.signals)},
         "checks": checks,
     }

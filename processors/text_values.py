@@ -57,7 +57,7 @@ def _page_text(page: object, layout: bool) -> str:
 _AMOUNT = re.compile(
     r"(?<![\w.,])(?P<sign>[-+\u2212]\s{0,2})?"
     r"(?P<num>\d{1,3}(?:[.,'\u2019]\d{3})+(?:[.,]\d{1,2})?|\d+[.,]\d{2})"
-    r"(?P<trail>\s?[-+](?!\d)|\s?[SH]\b)?(?![\d,.])"
+    r"(?P<trail>\s?[-+](?!\d)|\s?[SH]\b)?(?![\d,.])(?!\s?%)"
 )
 
 
@@ -247,3 +247,51 @@ def labelled(lines: list[str], label: re.Pattern[str]) -> Iterator[tuple[int, st
                 yield index, before
             if not after and index + 1 < len(lines):
                 yield index, lines[index + 1].strip()
+
+
+# --- columns (layout text) -------------------------------------------------------------
+
+_CELL = re.compile(r"\S+(?: \S+)*")
+COLUMN_DEPTH = 15
+"""How many lines below a header row its columns are followed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    text: str
+    start: int
+    end: int
+
+
+def cells(line: str) -> list[Cell]:
+    """The cells of a layout line: runs of text apart by two or more spaces."""
+    return [Cell(match.group(), match.start(), match.end()) for match in _CELL.finditer(line)]
+
+
+def is_header_row(line: str, minimum: int = 3) -> bool:
+    """Several cells and no amount: the head of a table (`Net   VAT   Total`)."""
+    return len(cells(line)) >= minimum and not find_amounts(line)
+
+
+def overlaps(start: int, end: int, cell_start: int, cell_end: int, slack: int = 2) -> bool:
+    """Columns are aligned left, right or centred: spans that overlap (give or take
+    `slack` characters) are one column."""
+    return start <= cell_end + slack and end >= cell_start - slack
+
+
+def column_amounts(lines: list[str], header: int, cell: Cell) -> list[AmountMatch]:
+    """Amounts printed under `cell` of the header row `lines[header]`."""
+    found: list[AmountMatch] = []
+    for line in lines[header + 1 : header + 1 + COLUMN_DEPTH]:
+        found.extend(
+            a for a in find_amounts(line) if overlaps(a.start, a.end, cell.start, cell.end)
+        )
+    return found
+
+
+def cell_below(lines: list[str], header: int, cell: Cell) -> str | None:
+    """The cell right under `cell` in the next line, if one lines up with it."""
+    if header + 1 >= len(lines):
+        return None
+    below = [c for c in cells(lines[header + 1]) if overlaps(c.start, c.end, cell.start, cell.end)]
+    return below[0].text if len(below) == 1 else None

@@ -1,0 +1,106 @@
+"""Is a piece of text readable? The share of word-like tokens, for text layers and OCR.
+
+A text layer can be present and still be useless: fonts without a Unicode mapping
+give glyph ids or symbols instead of letters (obfuscated or broken PDFs), and OCR of a
+bad scan gives fragments (`l|`, `~-`, `rnnn`). Both look different from real text,
+which is mostly words with vowels, numbers, dates, amounts and codes.
+
+A token (whitespace-separated, surrounding punctuation stripped) is **word-like** when
+it is
+- a word: letters (hyphens, apostrophes and inner dots allowed, `z.B.`, `USt-IdNr`),
+  at least two of them, at least one vowel, no run of more than five consonants and at
+  most two changes between lower and upper case inside it (`IdNr` yes, `tHeSe` no); or
+- a number or code: contains a digit, uses only letters, digits and `.,:/-'%+#`
+  separators (`1.234,56`, `09.01.2015`, `RE-2024-0815`, `DE123456789`), and has no
+  more letters than digits unless it starts with letters followed by digits only.
+
+An all-capitals token of two to five letters is an acronym (`XML`, `GMBH`). A token
+that is neither is split at joints (`_`, `@`, `:`, `/`, a lower-to-upper case change)
+and counts as word-like when at least half of its parts do: text layers glue words
+(`DatenvonZUGFeRD-Rechnungen`, `Währung:EUR`, `SELLER_NAME`).
+
+Single characters other than digits (`&`, `-`, `|`, `€`, `a`) are neutral: real text
+has them as separators and so does noise, so they count neither way.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+
+_STRIP = "()[]{}<>.,;:!?\"'«»„“”*•·_\u201a\u2018\u2019"
+_VOWELS = set("aeiouyäöüáéíóúàèìòùâêîôûåæøœãõëïÿAEIOUYÄÖÜÁÉÍÓÚÀÈÌÒÙÂÊÎÔÛÅÆØŒÃÕËÏŸ")
+_WORD = re.compile("[^\\W\\d_]+(?:[-'\u2019.][^\\W\\d_]+)*\\.?")
+_CONSONANT_RUN = re.compile(r"[^\W\d_aeiouyäöüáéíóúàèìòùâêîôûåæøœãõëïÿ]{6,}", re.IGNORECASE)
+_CODE = re.compile(r"[+\-\u2212]?[\w.,:/\-'%+#€$£]*\d[\w.,:/\-'%+#€$£]*")
+_PREFIXED_NUMBER = re.compile(r"[^\W\d_]{1,6}[\-/.#:]?\d[\d\-/.]*")
+_ACRONYM = re.compile(r"[A-ZÄÖÜ]{2,5}")
+# Text layers glue words ("DatenvonZUGFeRD-Rechnungen", "Währung:EUR", "SELLER_NAME"):
+# such a token is judged by its parts.
+_JOINT = re.compile(r"[_@/:=;,()\[\]#+|]+|(?<=[a-zäöüß])(?=[A-ZÄÖÜ])")
+
+
+@dataclass(frozen=True, slots=True)
+class TextQuality:
+    tokens: int
+    """Tokens counted (single non-digit characters are not)."""
+    word_like: int
+
+    @property
+    def share(self) -> float:
+        return self.word_like / self.tokens if self.tokens else 0.0
+
+
+def measure(text: str) -> TextQuality:
+    tokens = 0
+    good = 0
+    for raw in text.split():
+        verdict = token_verdict(raw)
+        if verdict is None:
+            continue
+        tokens += 1
+        good += verdict
+    return TextQuality(tokens, good)
+
+
+def token_verdict(raw: str) -> bool | None:
+    """True for a word-like token, False for noise, None for a neutral single character."""
+    token = raw.strip(_STRIP)
+    if not token:
+        return None
+    if len(token) == 1:
+        return True if token.isdigit() else None
+    if _is_code(token) or _is_word(token):
+        return True
+    parts = [part for part in _JOINT.split(token) if part and part.strip(_STRIP)]
+    if len(parts) < 2:
+        return False
+    verdicts = [token_verdict(part) for part in parts]
+    counted = [verdict for verdict in verdicts if verdict is not None]
+    return bool(counted) and sum(counted) * 2 >= len(counted)
+
+
+def _is_word(token: str) -> bool:
+    if _ACRONYM.fullmatch(token):
+        return True
+    if not _WORD.fullmatch(token):
+        return False
+    letters = [char for char in token if char.isalpha()]
+    if len(letters) < 2 or not any(char in _VOWELS for char in letters):
+        return False
+    if _CONSONANT_RUN.search(token):
+        return False
+    return _case_changes(letters) <= 2
+
+
+def _case_changes(letters: list[str]) -> int:
+    return sum(1 for a, b in itertools.pairwise(letters[1:]) if a.islower() != b.islower())
+
+
+def _is_code(token: str) -> bool:
+    if not any(char.isdigit() for char in token) or not _CODE.fullmatch(token):
+        return False
+    letters = sum(char.isalpha() for char in token)
+    digits = sum(char.isdigit() for char in token)
+    return letters <= digits or bool(_PREFIXED_NUMBER.fullmatch(token))
