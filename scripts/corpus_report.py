@@ -1,5 +1,8 @@
 """Agreement with the shared corpus labels, per manifest category, for the e-invoice,
-SEPA and DATEV processors. Usage: .venv/bin/python scripts/corpus_report.py [CORPUS_DIR]"""
+SEPA and DATEV processors; then the PDF kinds: invoice or not, each invoice field, and
+bank statement transactions found and reconciled, against the hand-read values in
+tests/processors/corpus_truth.json (the manifest labels only the kind).
+Usage: .venv/bin/python scripts/corpus_report.py [CORPUS_DIR]"""
 
 from __future__ import annotations
 
@@ -10,13 +13,24 @@ import zipfile
 from collections import Counter
 from pathlib import Path
 
-from processors.base import CompanyProfile, DocumentType, ProcessingContext, ProcessingError
+from processors.base import (
+    CompanyProfile,
+    DocumentType,
+    Outcome,
+    ProcessingContext,
+    ProcessingError,
+    ResultType,
+)
 from processors.datev import DatevProcessor
 from processors.einvoice import EInvoiceProcessor, InvalidEInvoiceError, NotAnEInvoiceError
+from processors.pipeline import read_document
 from processors.sepa import SepaProcessor
 
 KINDS = ("accept", "invalid_e_invoice", "accept_sepa", "pain008", "refuse_datev")
 CONTEXT = ProcessingContext(DocumentType.AUTO, "corpus", CompanyProfile(name="Corpus Report"))
+TRUTH = Path(__file__).resolve().parents[1] / "tests" / "processors" / "corpus_truth.json"
+INVOICE_FIELDS = ("number", "issueDate", "dueDate", "currency", "net", "vat", "gross")
+TARGETS = {"invoice or not": 0.95, "number": 0.90, "issueDate": 0.90, "gross": 0.90}
 
 
 def outcome_of(expected: str, data: bytes) -> str:
@@ -73,7 +87,87 @@ def main(argv: list[str]) -> int:
         agree = sum(v for (c, e, ok), v in totals.items() if e in group and ok)
         total = sum(v for (c, e, ok), v in totals.items() if e in group)
         print(f"{'/'.join(group)}: {agree}/{total} = {agree / max(total, 1):.2%}")
+    pdf_report(corpus, rows)
     return 0
+
+
+# --- PDF kinds -------------------------------------------------------------------------
+
+
+def _read(data: bytes, document_type: DocumentType) -> Outcome | str:
+    context = ProcessingContext(document_type, "corpus", CONTEXT.company)
+    try:
+        return read_document(data, context)
+    except ProcessingError as error:
+        return str(error.code)
+
+
+def _invoice_values(outcome: Outcome | str) -> dict[str, object]:
+    if isinstance(outcome, str) or outcome.result_type is not ResultType.INVOICE:
+        return {}
+    invoice = outcome.data["invoice"]
+    return {**{f: invoice.get(f) for f in INVOICE_FIELDS[:4]}, **invoice["totals"]}
+
+
+def pdf_report(corpus: Path, rows: list[dict[str, str]]) -> None:
+    truth = json.loads(TRUTH.read_text(encoding="utf-8"))
+    hits: Counter[str] = Counter()
+    counted: Counter[str] = Counter()
+    print("\nPDF invoices (sent as auto; fields against tests/processors/corpus_truth.json)")
+    for row in rows:
+        if row["expected"] not in ("plain_invoice", "plain_pdf"):
+            continue
+        outcome = _read((corpus / row["file"]).read_bytes(), DocumentType.AUTO)
+        kind = outcome if isinstance(outcome, str) else str(outcome.result_type)
+        want = "invoice" if row["expected"] == "plain_invoice" else "other_document"
+        counted["invoice or not"] += 1
+        hits["invoice or not"] += kind == want
+        if kind != want:
+            print(f"  MISCLASSIFIED {row['expected']} -> {kind}: {row['file']}")
+        expected = truth["invoices"].get(Path(row["file"]).name)
+        if row["expected"] != "plain_invoice" or expected is None:
+            continue
+        got = _invoice_values(outcome)
+        for field in INVOICE_FIELDS:
+            counted[field] += 1
+            hits[field] += got.get(field) == expected[field]
+            if got.get(field) != expected[field]:
+                name = Path(row["file"]).name
+                print(f"  {field}: read {got.get(field)!r}, printed {expected[field]!r}: {name}")
+    for name in ("invoice or not", *INVOICE_FIELDS):
+        share = hits[name] / max(counted[name], 1)
+        target = TARGETS.get(name)
+        verdict = "" if target is None else ("  target met" if share >= target else "  MISSED")
+        target_text = f" (target {target:.0%})" if target else ""
+        print(f"  {name:15} {hits[name]:3}/{counted[name]:<3} {share:7.1%}{target_text}{verdict}")
+    statement_report(corpus, rows, truth["statements"])
+
+
+def statement_report(
+    corpus: Path, rows: list[dict[str, str]], truth: dict[str, dict[str, object]]
+) -> None:
+    print("\nBank statements (sent as bank_statement)")
+    for row in rows:
+        if row["expected"] != "bank_statement":
+            continue
+        outcome = _read((corpus / row["file"]).read_bytes(), DocumentType.BANK_STATEMENT)
+        expected = truth.get(Path(row["file"]).name, {})
+        if isinstance(outcome, str):
+            print(f"  FAILED {outcome}: {row['file']}")
+            continue
+        statement = outcome.data["statement"]
+        found = len(outcome.data["transactions"])
+        balances = (statement["openingBalance"], statement["closingBalance"]) == (
+            expected.get("openingBalance"),
+            expected.get("closingBalance"),
+        )
+        complete = found == expected.get("transactions") and outcome.data["reconciled"] is True
+        print(
+            f"  transactions {found}/{expected.get('transactions')}, "
+            f"balances {'as printed' if balances else 'DIFFER'}, "
+            f"reconciled {outcome.data['reconciled']}{'' if complete else '  MISSED'}: "
+            f"{Path(row['file']).name}"
+        )
 
 
 if __name__ == "__main__":
