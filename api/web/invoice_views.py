@@ -152,6 +152,12 @@ class ValidationView:
     findings: tuple[FindingView, ...]
     counts: Mapping[str, int]
 
+    @property
+    def summary(self) -> str:
+        """ "syntax ubl-invoice, profile EN16931, scenario ...", whatever is known."""
+        parts = (("syntax", self.syntax), ("profile", self.profile), ("scenario", self.scenario))
+        return ", ".join(f"{name} {value}" for name, value in parts if value)
+
 
 @dataclass(frozen=True)
 class DuplicateView:

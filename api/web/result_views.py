@@ -86,6 +86,24 @@ class FindingView:
     location: str | None
     stage: str | None
 
+    @property
+    def short_location(self) -> str | None:
+        return short_location(self.location)
+
+
+_NAMESPACE_TEST = re.compile(r"\[namespace-uri\(\)\s*=\s*'[^']*'\]")
+_EXPANDED_NAME = re.compile(r"Q\{[^}]*\}")
+
+
+def short_location(location: str | None) -> str | None:
+    """Validator locations name every step with its namespace
+    (`/*:Invoice[namespace-uri()='urn:...'][1]`); the page shows `/Invoice[1]`."""
+    if location is None:
+        return None
+    compact = _NAMESPACE_TEST.sub("", location)
+    compact = _EXPANDED_NAME.sub("", compact)
+    return compact.replace("*:", "")
+
 
 def findings_of(raw: Any) -> list[FindingView]:
     """Findings as stored by the e-invoice processor (`id`) or written as `rule_id`,
