@@ -22,6 +22,7 @@ from prefect import flow, get_run_logger, tags
 from flows import runtime
 from flows.pipeline import process_batch, process_uploads
 from flows.work import INFRASTRUCTURE_ERRORS, WorkerEnv, heartbeat, recover_singles
+from processors.ocr import ocr_available
 from storage.models import utcnow
 from storage.repositories import work as work_repo
 
@@ -147,9 +148,18 @@ class Worker:
                 thread.join(timeout=30)
 
 
+def warn_without_ocr(command: str) -> str | None:
+    """One warning at start-up when scanned PDFs cannot be read (docs/ocr.md)."""
+    problem = ocr_available(command)
+    if problem is not None:
+        log.warning("%s Scanned PDFs fail with processing_failed until it is installed.", problem)
+    return problem
+
+
 def start(processes: int | None = None) -> Worker:
     from storage.settings import get_settings
 
+    warn_without_ocr(get_settings().ocr_command)
     env = runtime.build_env(get_settings(), processes)
     env.executor.warm_up()
     runtime.install(env)
@@ -166,6 +176,7 @@ def serve_queue(label: str = "manual") -> None:
     from storage.settings import get_settings
 
     settings = get_settings()
+    warn_without_ocr(settings.ocr_command)
     env = runtime.current()
     env.executor.warm_up()
     get_run_logger().info("serving the queue as %s", env.owner)
