@@ -119,7 +119,8 @@ def login(
         return _login_form(request, services, next_path, 429, error, email, headers)
     with services.db.session() as session:
         user = users.authenticate(session, email, password)
-        users.record_attempt(session, email, client, succeeded=user is not None)
+        window = timedelta(minutes=services.settings.login_window_minutes)
+        users.record_attempt(session, email, client, user is not None, utcnow() - window)
         new_session = None
         if user is not None:
             web_sessions.delete_expired(session, user.id, utcnow())

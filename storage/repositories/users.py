@@ -9,7 +9,7 @@ from datetime import datetime
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import ColumnElement, func, select, update
+from sqlalchemy import ColumnElement, delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from storage.models import LoginAttempt, User, utcnow
@@ -82,15 +82,19 @@ def set_password(session: Session, user_id: uuid.UUID, password: str) -> None:
     )
 
 
-def record_attempt(session: Session, email: str, client: str, succeeded: bool) -> None:
-    session.add(
-        LoginAttempt(
-            email=normalize_email(email)[:320],
-            client=client[:MAX_CLIENT_LENGTH],
-            succeeded=succeeded,
-            at=utcnow(),
+def record_attempt(
+    session: Session, email: str, client: str, succeeded: bool, forget_before: datetime
+) -> None:
+    """Adds the attempt and drops this e-mail's and client's attempts older than
+    `forget_before` (outside every window), so the table stays small."""
+    address, client = normalize_email(email)[:320], client[:MAX_CLIENT_LENGTH]
+    session.execute(
+        delete(LoginAttempt).where(
+            or_(LoginAttempt.email == address, LoginAttempt.client == client),
+            LoginAttempt.at < forget_before,
         )
     )
+    session.add(LoginAttempt(email=address, client=client, succeeded=succeeded, at=utcnow()))
     session.flush()
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from urllib.parse import parse_qs, urlsplit
 
 from fastapi.testclient import TestClient
+from sqlalchemy import func, select
 
 from storage.db import Database
+from storage.models import LoginAttempt, WebSession, utcnow
 from storage.repositories import web_sessions
 from tests.web.support import Account, csrf_in, log_in, session_csrf
 
@@ -37,10 +40,6 @@ def test_only_the_hash_of_the_session_token_is_stored(
     log_in(client, account.email)
     token = client.cookies["docintake_session"]
     with database.read_session() as session:
-        from sqlalchemy import select
-
-        from storage.models import WebSession
-
         stored = session.scalars(select(WebSession.token_hash)).all()
     assert token not in stored
     assert web_sessions.hash_token(token) in stored
@@ -125,3 +124,19 @@ def test_success_resets_the_count_for_the_email(client: TestClient, account: Acc
     for _ in range(4):
         assert log_in(client, account.email, password="wrong").status_code == 401
     assert log_in(client, account.email).status_code == 303
+
+
+def test_failures_outside_the_window_neither_count_nor_stay(
+    client: TestClient, account: Account, database: Database
+) -> None:
+    long_ago = utcnow() - timedelta(hours=1)
+    with database.session() as session:
+        for _ in range(30):
+            session.add(
+                LoginAttempt(email=account.email, client="testclient", succeeded=False, at=long_ago)
+            )
+        session.commit()
+    assert log_in(client, account.email).status_code == 303
+    with database.read_session() as session:
+        left = session.scalar(select(func.count()).select_from(LoginAttempt))
+    assert left == 1  # this login's own row
