@@ -112,8 +112,9 @@ class Dispatcher:
             return False
         deployment_id = self._deployment_id
         assert deployment_id is not None
+        label = utcnow().strftime("%Y%m%dT%H%M%SZ")
         run = client.create_flow_run_from_deployment(
-            deployment_id, parameters={"label": utcnow().strftime("%Y%m%dT%H%M%SZ")}
+            deployment_id, parameters={"label": label}, name=f"serve-queue-{label}"
         )
         log.info("work is waiting: started flow run %s", run.name)
         return True

@@ -26,6 +26,15 @@ stop() {
   for pid in "${pids[@]}"; do mapfile -t -O "${#tree[@]}" tree < <(descendants "$pid"); done
   kill -TERM "${pids[@]}" "${tree[@]}" 2>/dev/null || true
   wait
+  # Flow runs are not our children: wait for them too (they report their final state
+  # to the Prefect server, which run-stack.sh stops after this script has exited).
+  for _ in $(seq 1 60); do
+    alive=0
+    for pid in "${tree[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ "$alive" = 0 ] && break
+    sleep 0.5
+  done
+  kill -KILL "${tree[@]}" 2>/dev/null || true
 }
 trap stop INT TERM EXIT
 $BIN/prefect worker start --pool docintake --type process \
