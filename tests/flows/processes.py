@@ -3,7 +3,10 @@ database, object store and Prefect server."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import subprocess
 from pathlib import Path
 
 from sqlalchemy import Engine
@@ -38,3 +41,17 @@ def worker_environment(env: WorkerEnv, engine: Engine, prefect_url: str) -> dict
             "DOCINTAKE_S3_SECRET_KEY": SECRET_KEY,
         }
     return variables
+
+
+def descendants(pid: int) -> list[int]:
+    """Children, grandchildren, ... of `pid` (a Prefect worker starts each flow run in a
+    session of its own, so killing the worker's process group does not reach them)."""
+    found = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
+    children = [int(line) for line in found.split()]
+    return children + [grandchild for child in children for grandchild in descendants(child)]
+
+
+def kill_tree(pid: int) -> None:
+    for process in [*descendants(pid), pid]:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(process, signal.SIGKILL)

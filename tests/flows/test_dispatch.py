@@ -4,8 +4,6 @@ of its own, and that run reads the uploads and batches."""
 
 from __future__ import annotations
 
-import os
-import signal
 import subprocess
 import sys
 import threading
@@ -27,7 +25,7 @@ from flows.work import WorkerEnv
 from storage.models import Upload, utcnow
 from tests.api.helpers import make_zip, post_batch, post_upload
 from tests.conftest import Tenant
-from tests.flows.processes import ROOT, worker_environment
+from tests.flows.processes import ROOT, kill_tree, worker_environment
 from tests.flows.samples import blank_pdf, corpus_file
 
 PREFECT = str(Path(sys.executable).parent / "prefect")
@@ -63,7 +61,7 @@ def pool_worker(
     try:
         yield
     finally:
-        os.killpg(worker.pid, signal.SIGKILL)
+        kill_tree(worker.pid)
         worker.wait()
         log.close()
 
