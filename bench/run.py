@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import einvoice_bench, intake, pipeline, webapp
+from bench import einvoice_bench, intake, pipeline, result_pages, webapp
 
 RESULTS = Path(__file__).parent / "results"
 BENCHMARKS: dict[str, Callable[[], dict[str, Any]]] = {
@@ -19,6 +19,7 @@ BENCHMARKS: dict[str, Callable[[], dict[str, Any]]] = {
     "intake": intake.run,
     "pipeline": pipeline.run,
     "webapp": webapp.run,
+    "result_pages": result_pages.run,
 }
 
 

@@ -37,7 +37,7 @@ class WorkerLost(Exception):
     hard time limit took the pool down)."""
 
 
-class _DocumentTimeLimit(Exception):
+class _DocumentTimeLimit(BaseException):
     pass
 
 

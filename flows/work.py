@@ -192,8 +192,9 @@ def run_job(env: WorkerEnv, job: Job) -> JobResult:
     log.info("upload %s (%s): reading", job.upload_id, job.file_name)
     try:
         booked = _booked_result(env, job)
-        if booked is not None:
-            return _record_duplicate(env, job, *booked)
+        duplicate = _record_duplicate(env, job, *booked) if booked else None
+        if duplicate is not None:
+            return duplicate
         if job.object_key is None:
             outcome = ReadOutcome(
                 failure_code=FailureCode.PROCESSING_FAILED.value,
@@ -220,12 +221,15 @@ def run_job(env: WorkerEnv, job: Job) -> JobResult:
 
 def _record_duplicate(
     env: WorkerEnv, job: Job, result_id: uuid.UUID, result_type: str
-) -> JobResult:
-    """The same content was booked before: complete with the original's result."""
+) -> JobResult | None:
+    """The same content was booked before: complete with the original's result. None
+    when that result was deleted meanwhile: the document is then read anew."""
     with env.db.session() as session:
         upload = work_repo.held_upload(session, job.upload_id, env.owner)
         if upload is None:
             return JobResult(job.upload_id, job.file_name, "lost")
+        if result_repo.lock_live_result(session, result_id) is None:
+            return None
         work_repo.complete_upload(session, upload, result_id)
         session.commit()
     log.info("upload %s: same content as result %s; not booked again", job.upload_id, result_id)

@@ -21,6 +21,14 @@ def live_result_for_content(session: Session, company_id: uuid.UUID, sha256: str
     return session.scalars(statement).one_or_none()
 
 
+def lock_live_result(session: Session, result_id: uuid.UUID) -> Result | None:
+    """The result, locked against a concurrent delete until commit; None once deleted."""
+    statement = select(Result).where(Result.id == result_id, Result.deleted_at.is_(None))
+    if session.get_bind().dialect.name == "postgresql":
+        statement = statement.with_for_update()
+    return session.scalars(statement).one_or_none()
+
+
 def book_result(
     session: Session, company_id: uuid.UUID, sha256: str, result_type: str, data: dict[str, Any]
 ) -> Result:

@@ -1,0 +1,42 @@
+"""The per-document time limit holds whatever code it interrupts, PDF text extraction
+included (its code catches broad exceptions; the limit must pass through them)."""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Iterator
+
+import pytest
+from fpdf import FPDF
+
+from flows.executor import _on_alarm, read_in_child
+from processors.base import CompanyProfile, DocumentType, ProcessingContext
+
+
+@pytest.fixture
+def alarm_handler() -> Iterator[None]:
+    previous = signal.signal(signal.SIGALRM, _on_alarm)  # as in every reading process
+    yield
+    signal.signal(signal.SIGALRM, previous)
+
+
+def _long_text_pdf(pages: int) -> bytes:
+    """Pages of dense text: nearly all the reading time goes to text extraction."""
+    document = FPDF()
+    document.set_font("Helvetica", size=7)
+    line = "Rechnung 2024-0042 Betrag 1.234,56 EUR USt 19 % IBAN DE89370400440532013000 " * 2
+    for _ in range(pages):
+        document.add_page()
+        for _ in range(90):
+            document.cell(0, 3, line, new_x="LMARGIN", new_y="NEXT")
+    return bytes(document.output())
+
+
+@pytest.mark.parametrize("document_type", [DocumentType.AUTO, DocumentType.BANK_STATEMENT])
+def test_a_long_pdf_over_the_limit_fails_processing_failed(
+    alarm_handler: None, document_type: DocumentType
+) -> None:
+    context = ProcessingContext(document_type, "long.pdf", CompanyProfile("Acme GmbH"))
+    outcome = read_in_child(_long_text_pdf(150), context, time_limit=0.05)
+    assert outcome.failure_code == "processing_failed", outcome
+    assert "took longer than" in (outcome.failure_message or "")
