@@ -1,0 +1,178 @@
+"""PDF reading speed: text-layer PDFs of the corpus, and OCR per page next to the floor.
+
+- text layer: every corpus PDF labelled `plain_invoice`, `plain_pdf` or
+  `bank_statement`, read through `read_document` as the worker does (registry,
+  e-invoice check first), one warm-up round, then the median of `ROUNDS` rounds per
+  document. Target: median under 60 ms.
+- OCR: generated invoices and statements scanned (tests/processors/scans.py) and read
+  through `read_pdf_text` (render, deskew, Tesseract, layout), per page; the floor is
+  Tesseract's CLI alone on the same page rendered to PNG at the same resolution, run
+  the same way (one thread, deu+eng, TSV).
+- a several-page scan read whole, against the per-document time limit.
+
+Usage: .venv/bin/python -m bench.pdf_bench (writes bench/results/pdf.json), or through
+`python -m bench.run pdf`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import pypdfium2 as pdfium
+from pypdf import PdfReader, PdfWriter
+
+from processors.base import CompanyProfile, DocumentType, ProcessingContext, ProcessingError
+from processors.ocr import LANGUAGES
+from processors.pdf_text import OCR_DPI, read_pdf_text
+from processors.pipeline import read_document
+from storage.settings import Settings
+from tests.processors.generated_docs import (
+    SAMPLE_INVOICE,
+    SAMPLE_STATEMENT,
+    english_invoice,
+    english_statement,
+    german_invoice,
+    german_statement,
+)
+from tests.processors.scans import GRADE, scan
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+RESULTS = Path(__file__).parent / "results"
+ROUNDS = 5
+TEXT_KINDS = {
+    "plain_invoice": DocumentType.AUTO,
+    "plain_pdf": DocumentType.AUTO,
+    "bank_statement": DocumentType.BANK_STATEMENT,
+}
+SCAN_GRADES = ("g0-clean", "g3-worn")
+MULTI_PAGE = 4
+
+
+def _context(document_type: DocumentType) -> ProcessingContext:
+    return ProcessingContext(document_type, "bench.pdf", CompanyProfile("Bench GmbH"))
+
+
+def _timed_ms(function: Any, *args: Any) -> float:
+    started = time.perf_counter()
+    with contextlib.suppress(ProcessingError):  # a failure is a result too; its time counts
+        function(*args)
+    return (time.perf_counter() - started) * 1000
+
+
+def text_layer() -> dict[str, Any]:
+    rows = [json.loads(x) for x in (CORPUS / "manifest.jsonl").read_text().splitlines() if x]
+    documents = [
+        (row["file"], (CORPUS / row["file"]).read_bytes(), _context(TEXT_KINDS[row["expected"]]))
+        for row in rows
+        if row["expected"] in TEXT_KINDS
+    ]
+    for _, data, context in documents:  # warm-up: imports, first-use caches
+        _timed_ms(read_document, data, context)
+    per_document = {
+        name: statistics.median(_timed_ms(read_document, data, context) for _ in range(ROUNDS))
+        for name, data, context in documents
+    }
+    times = sorted(per_document.values())
+    return {
+        "documents": len(documents),
+        "rounds_per_document": ROUNDS,
+        "median_ms": round(statistics.median(times), 1),
+        "p90_ms": round(times[int(0.9 * (len(times) - 1))], 1),
+        "max_ms": round(times[-1], 1),
+        "target_median_ms": 60,
+        "slowest": {
+            Path(name).name: round(ms, 1)
+            for name, ms in sorted(per_document.items(), key=lambda item: -item[1])[:5]
+        },
+    }
+
+
+def _scans() -> dict[str, bytes]:
+    made = {
+        "invoice-german": german_invoice(SAMPLE_INVOICE),
+        "invoice-english": english_invoice(SAMPLE_INVOICE),
+        "statement-german": german_statement(SAMPLE_STATEMENT),
+        "statement-english": english_statement(SAMPLE_STATEMENT),
+    }
+    return {
+        f"{name}@{grade}": scan(pdf, GRADE[grade])
+        for name, pdf in made.items()
+        for grade in SCAN_GRADES
+    }
+
+
+def _tesseract_alone_ms(png: Path) -> float:
+    started = time.perf_counter()
+    subprocess.run(
+        ["tesseract", str(png), "stdout", "-l", "+".join(LANGUAGES), "--dpi", str(OCR_DPI), "tsv"],
+        capture_output=True,
+        check=True,
+        env={**os.environ, "OMP_THREAD_LIMIT": "1"},
+    )
+    return (time.perf_counter() - started) * 1000
+
+
+def ocr_pages() -> dict[str, Any]:
+    pages: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for name, pdf in _scans().items():
+            png = Path(folder) / "page.png"
+            document = pdfium.PdfDocument(pdf)
+            document[0].render(scale=OCR_DPI / 72, grayscale=True).to_pil().save(png)
+            document.close()
+            ours = statistics.median(
+                _timed_ms(read_pdf_text, pdf, "tesseract", 1) for _ in range(2)
+            )
+            floor = statistics.median(_tesseract_alone_ms(png) for _ in range(2))
+            pages[name] = {"ours_ms": round(ours), "tesseract_alone_ms": round(floor)}
+    ours_median = statistics.median(page["ours_ms"] for page in pages.values())
+    floor_median = statistics.median(page["tesseract_alone_ms"] for page in pages.values())
+    return {
+        "dpi": OCR_DPI,
+        "pages": pages,
+        "median_ms_per_page": round(ours_median),
+        "tesseract_alone_median_ms_per_page": round(floor_median),
+        "ratio_to_floor": round(ours_median / floor_median, 2),
+    }
+
+
+def multi_page_scan() -> dict[str, Any]:
+    pdfs = [german_statement(SAMPLE_STATEMENT), german_invoice(SAMPLE_INVOICE)]
+    pages = [scan(pdfs[i % 2], GRADE["g0-clean"], seed=i) for i in range(MULTI_PAGE)]
+    writer = PdfWriter()
+    for page in pages:
+        writer.append(PdfReader(io.BytesIO(page)))
+    out = io.BytesIO()
+    writer.write(out)
+    seconds = _timed_ms(read_pdf_text, out.getvalue(), "tesseract", 50) / 1000
+    return {
+        "pages": MULTI_PAGE,
+        "seconds": round(seconds, 1),
+        "document_time_limit_seconds": Settings().document_time_limit_seconds,
+    }
+
+
+def run() -> dict[str, Any]:
+    return {"text_layer": text_layer(), "ocr": ocr_pages(), "multi_page_scan": multi_page_scan()}
+
+
+def main() -> int:
+    result = run()
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "pdf.json").write_text(json.dumps(result, indent=2) + "\n")
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
