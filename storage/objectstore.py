@@ -48,6 +48,11 @@ class ObjectStore(Protocol):
 
     def list_keys(self, prefix: str = "") -> list[str]: ...
 
+    def reader_location(self, prefix: str) -> tuple[str, dict[str, str]]:
+        """Where readers outside this store (polars, pyarrow) find the objects under
+        `prefix`: a path or `s3://` URL, and the storage options to pass them."""
+        ...
+
     def ping(self) -> None:
         """Raise ServiceUnavailable when the store does not answer."""
         ...
@@ -116,6 +121,9 @@ class LocalDirStore:
             if path.is_file() and self._tmp not in path.parents
         )
         return sorted(key for key in keys if key.startswith(prefix))
+
+    def reader_location(self, prefix: str) -> tuple[str, dict[str, str]]:
+        return str(self.root / _safe_relative(prefix)), {}
 
     def ping(self) -> None:
         if not self.root.is_dir() or not os.access(self.root, os.W_OK):
@@ -283,22 +291,38 @@ def _reachable() -> Iterator[None]:
         raise ServiceUnavailable(f"object store does not answer: {exc}") from exc
 
 
+def s3_reader_options(
+    endpoint: str, access_key: str, secret_key: str, secure: bool, region: str
+) -> dict[str, str]:
+    """Storage options for polars (object_store) to read the same bucket."""
+    return {
+        "aws_endpoint_url": f"{'https' if secure else 'http'}://{endpoint}",
+        "aws_access_key_id": access_key,
+        "aws_secret_access_key": secret_key,
+        "aws_region": region,
+        "aws_allow_http": "false" if secure else "true",
+    }
+
+
 class S3Store:
-    def __init__(self, client: Minio, bucket: str) -> None:
+    def __init__(
+        self, client: Minio, bucket: str, reader_options: dict[str, str] | None = None
+    ) -> None:
         self._client = client
         self.bucket = bucket
+        self._reader_options = reader_options
 
     @classmethod
     def from_settings(cls, settings: Settings) -> S3Store:
         endpoint = settings.s3_endpoint.removeprefix("http://").removeprefix("https://")
+        secure = settings.s3_secure or settings.s3_endpoint.startswith("https://")
+        access_key = settings.s3_access_key.get_secret_value()
+        secret_key = settings.s3_secret_key.get_secret_value()
         client = make_minio_client(
-            endpoint,
-            settings.s3_access_key.get_secret_value(),
-            settings.s3_secret_key.get_secret_value(),
-            secure=settings.s3_secure or settings.s3_endpoint.startswith("https://"),
-            region=settings.s3_region,
+            endpoint, access_key, secret_key, secure=secure, region=settings.s3_region
         )
-        return cls(client, settings.s3_bucket)
+        options = s3_reader_options(endpoint, access_key, secret_key, secure, settings.s3_region)
+        return cls(client, settings.s3_bucket, options)
 
     def ensure_bucket(self) -> None:
         if not self._client.bucket_exists(self.bucket):
@@ -339,6 +363,11 @@ class S3Store:
         with _reachable():
             objects = self._client.list_objects(self.bucket, prefix=prefix, recursive=True)
             return sorted(obj.object_name for obj in objects if obj.object_name)
+
+    def reader_location(self, prefix: str) -> tuple[str, dict[str, str]]:
+        if self._reader_options is None:
+            raise RuntimeError("this S3Store was made without reader options")
+        return f"s3://{self.bucket}/{_safe_relative(prefix).as_posix()}", dict(self._reader_options)
 
     def ping(self) -> None:
         try:
