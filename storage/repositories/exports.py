@@ -1,0 +1,281 @@
+"""SQL of the status-table export: which partitions changed, and their rows in chunks.
+
+Rows are streamed (`yield_per`) and turned into polars frames a chunk at a time, so an
+export holds one chunk, never a whole table. Ids and timestamps are read in their raw
+form and decoded by polars, column at a time: on SQLite a uuid is 32 hex characters and
+a timestamp is text, on Postgres they are read as text and as epoch microseconds. This
+skips the per-value Python conversions of the ORM types, the bulk of the cost per row.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any, Literal
+
+import polars as pl
+from sqlalchemy import (
+    BigInteger,
+    ColumnElement,
+    Select,
+    String,
+    Text,
+    case,
+    cast,
+    func,
+    select,
+    type_coerce,
+    union,
+)
+from sqlalchemy.orm import Session
+
+from storage.models import Batch, Result, StatusChange, Upload
+from storage.states import UploadStatus
+
+Kind = Literal["text", "int", "uuid", "ts"]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Partition:
+    """The rows of one company created on one day (UTC)."""
+
+    company_id: uuid.UUID
+    day: date
+
+    @property
+    def bounds(self) -> tuple[datetime, datetime]:
+        start = datetime.combine(self.day, time(), tzinfo=UTC)
+        return start, start + timedelta(days=1)
+
+
+class _Codec:
+    """How one dialect hands out uuids and timestamps, and how polars decodes them."""
+
+    def __init__(self, dialect: str) -> None:
+        self.sqlite = dialect == "sqlite"
+
+    def column(self, expression: Any, kind: Kind) -> ColumnElement[Any]:
+        if kind == "uuid":
+            return type_coerce(expression, String) if self.sqlite else cast(expression, Text)
+        if kind == "ts":
+            if self.sqlite:
+                return type_coerce(expression, String)
+            micros = func.extract("epoch", expression) * 1_000_000
+            return cast(func.round(micros), BigInteger)
+        return type_coerce(expression, BigInteger if kind == "int" else String)
+
+    def raw_dtype(self, kind: Kind) -> pl.DataType:
+        if kind == "int" or (kind == "ts" and not self.sqlite):
+            return pl.Int64()
+        return pl.String()
+
+    def decode(self, name: str, kind: Kind) -> pl.Expr:
+        value = pl.col(name)
+        if kind == "uuid" and self.sqlite:
+            parts = [(0, 8), (8, 4), (12, 4), (16, 4), (20, 12)]
+            return pl.concat_str([value.str.slice(a, n) for a, n in parts], separator="-")
+        if kind == "ts" and self.sqlite:
+            return value.str.to_datetime("%Y-%m-%d %H:%M:%S%.f", time_unit="us", time_zone="UTC")
+        if kind == "ts":
+            return pl.from_epoch(value, "us").dt.replace_time_zone("UTC")
+        return value
+
+
+Spec = Sequence[tuple[str, Any, Kind]]
+
+
+def _select(codec: _Codec, spec: Spec) -> Select[Any]:
+    return select(*(codec.column(expression, kind).label(name) for name, expression, kind in spec))
+
+
+def _frame(codec: _Codec, spec: Spec, rows: Sequence[Sequence[Any]]) -> pl.DataFrame:
+    columns = list(zip(*rows, strict=True)) if rows else [() for _ in spec]
+    raw = pl.DataFrame(
+        [
+            pl.Series(name, list(values), dtype=codec.raw_dtype(kind))
+            for (name, _, kind), values in zip(spec, columns, strict=True)
+        ]
+    )
+    return raw.with_columns(codec.decode(name, kind).alias(name) for name, _, kind in spec)
+
+
+def _stream(
+    session: Session, statement: Select[Any], codec: _Codec, spec: Spec, chunk_rows: int
+) -> Iterator[pl.DataFrame]:
+    # Core rows on the session's connection: the ORM's per-row loading is not needed.
+    # Postgres needs a server-side cursor to stream; SQLite's cursor streams as it is
+    # (and SQLAlchemy's buffering for stream_results there costs a second per million).
+    if not codec.sqlite:
+        statement = statement.execution_options(stream_results=True, max_row_buffer=chunk_rows)
+    result = session.connection().execute(statement)
+    for rows in result.partitions(chunk_rows):
+        yield _frame(codec, spec, rows)
+
+
+def _codec(session: Session) -> _Codec:
+    return _Codec(session.get_bind().dialect.name)
+
+
+def _utc_day(session: Session, column: Any) -> ColumnElement[Any]:
+    if _codec(session).sqlite:
+        # Stored as 'YYYY-MM-DD HH:MM:SS.ffffff' in UTC (storage.models.UTCDateTime).
+        return func.substr(type_coerce(column, String), 1, 10)
+    return cast(func.date(func.timezone("UTC", column)), String)
+
+
+def _partitions(session: Session, statement: Any) -> set[Partition]:
+    return {
+        Partition(uuid.UUID(str(company_id)), date.fromisoformat(day))
+        for company_id, day in session.execute(statement)
+    }
+
+
+def changed_upload_partitions(session: Session, since: datetime | None) -> set[Partition]:
+    """Company/day partitions of the uploads changed after `since` (all when None):
+    the upload row itself, or a status change of it."""
+    day = _utc_day(session, Upload.created_at)
+    by_row = select(Upload.company_id, day).distinct()
+    if since is None:
+        return _partitions(session, by_row)
+    by_row = by_row.where(Upload.updated_at > since)
+    by_history = (
+        select(Upload.company_id, day)
+        .distinct()
+        .join(StatusChange, StatusChange.upload_id == Upload.id)
+        .where(StatusChange.at > since)
+    )
+    return _partitions(session, union(by_row, by_history))
+
+
+def changed_batch_partitions(session: Session, since: datetime | None) -> set[Partition]:
+    """Company/day partitions of the batches changed after `since` (all when None): the
+    batch row, or one of its uploads (which changes the batch's counts and status)."""
+    day = _utc_day(session, Batch.created_at)
+    by_row = select(Batch.company_id, day).distinct()
+    if since is None:
+        return _partitions(session, by_row)
+    by_row = by_row.where(Batch.updated_at > since)
+    by_upload = (
+        select(Batch.company_id, day)
+        .distinct()
+        .join(Upload, Upload.batch_id == Batch.id)
+        .where(Upload.updated_at > since)
+    )
+    return _partitions(session, union(by_row, by_upload))
+
+
+def partitions_of_batch(
+    session: Session, batch_id: uuid.UUID
+) -> tuple[set[Partition], set[Partition]]:
+    """The upload partitions holding a batch's files, and the batch's own partition."""
+    uploads = (
+        select(Upload.company_id, _utc_day(session, Upload.created_at))
+        .distinct()
+        .where(Upload.batch_id == batch_id)
+    )
+    batch = select(Batch.company_id, _utc_day(session, Batch.created_at)).where(
+        Batch.id == batch_id
+    )
+    return _partitions(session, uploads), _partitions(session, batch)
+
+
+def _in_partition(column: Any, company_column: Any, partition: Partition) -> list[Any]:
+    start, end = partition.bounds
+    return [company_column == partition.company_id, column >= start, column < end]
+
+
+UPLOAD_COLUMNS: Spec = (
+    ("upload_id", Upload.id, "uuid"),
+    ("batch_id", Upload.batch_id, "uuid"),
+    ("external_id", Upload.external_id, "text"),
+    ("file_name", Upload.file_name, "text"),
+    ("document_type", Upload.document_type, "text"),
+    ("status", Upload.status, "text"),
+    ("result_type", Result.type, "text"),
+    ("result_id", Upload.result_id, "uuid"),
+    ("error_code", Upload.error_code, "text"),
+    ("error_message", Upload.error_message, "text"),
+    ("size_bytes", Upload.size_bytes, "int"),
+    ("sha256", Upload.sha256, "text"),
+    ("attempts", Upload.attempts, "int"),
+    ("created_at", Upload.created_at, "ts"),
+    ("updated_at", Upload.updated_at, "ts"),
+)
+
+
+def stream_uploads(
+    session: Session, partition: Partition, chunk_rows: int
+) -> Iterator[pl.DataFrame]:
+    """The partition's uploads with their result type, in creation order."""
+    codec = _codec(session)
+    statement = (
+        _select(codec, UPLOAD_COLUMNS)
+        .select_from(Upload)
+        .outerjoin(Result, Result.id == Upload.result_id)
+        .where(*_in_partition(Upload.created_at, Upload.company_id, partition))
+        .order_by(Upload.created_at, Upload.id)
+    )
+    return _stream(session, statement, codec, UPLOAD_COLUMNS, chunk_rows)
+
+
+HISTORY_COLUMNS: Spec = (
+    ("history_id", StatusChange.id, "int"),
+    ("upload_id", StatusChange.upload_id, "uuid"),
+    ("from_status", StatusChange.from_status, "text"),
+    ("to_status", StatusChange.to_status, "text"),
+    ("at", StatusChange.at, "ts"),
+)
+
+
+def stream_history(
+    session: Session, partition: Partition, chunk_rows: int
+) -> Iterator[pl.DataFrame]:
+    """The status changes of the partition's uploads; one upload's changes are
+    consecutive and in the order they happened."""
+    codec = _codec(session)
+    statement = (
+        _select(codec, HISTORY_COLUMNS)
+        .select_from(Upload)
+        .join(StatusChange, StatusChange.upload_id == Upload.id)
+        .where(*_in_partition(Upload.created_at, Upload.company_id, partition))
+        .order_by(Upload.created_at, Upload.id, StatusChange.id)
+    )
+    return _stream(session, statement, codec, HISTORY_COLUMNS, chunk_rows)
+
+
+def _status_count(status: UploadStatus) -> Any:
+    return func.coalesce(func.sum(case((Upload.status == status, 1), else_=0)), 0)
+
+
+BATCH_COLUMNS: Spec = (
+    ("batch_id", Batch.id, "uuid"),
+    ("external_id", Batch.external_id, "text"),
+    ("document_type", Batch.document_type, "text"),
+    ("file_name", Batch.file_name, "text"),
+    ("size_bytes", Batch.size_bytes, "int"),
+    ("unpack_state", Batch.unpack_state, "text"),
+    ("error_code", Batch.error_code, "text"),
+    ("error_message", Batch.error_message, "text"),
+    ("attempts", Batch.attempts, "int"),
+    ("created_at", Batch.created_at, "ts"),
+    ("finished_at", Batch.finished_at, "ts"),
+    ("updated_at", Batch.updated_at, "ts"),
+    *((status.value, _status_count(status), "int") for status in UploadStatus),
+)
+
+
+def batches_in(session: Session, partition: Partition) -> pl.DataFrame:
+    """The partition's batches with their uploads counted by status (a few batches per
+    company and day: read at once)."""
+    codec = _codec(session)
+    statement = (
+        _select(codec, BATCH_COLUMNS)
+        .select_from(Batch)
+        .outerjoin(Upload, Upload.batch_id == Batch.id)
+        .where(*_in_partition(Batch.created_at, Batch.company_id, partition))
+        .group_by(Batch.id)
+        .order_by(Batch.created_at, Batch.id)
+    )
+    return _frame(codec, BATCH_COLUMNS, session.connection().execute(statement).all())

@@ -1,0 +1,179 @@
+"""The status tables: their columns, types and versions, and where their files live.
+
+Every table is versioned on its own. A change to a table's columns bumps its version,
+and the new version is written under a new prefix (`tables/<table>/v<version>/`), so a
+reader of the old version never meets a file of the new shape. docs/tables.md documents
+every column; tests/storage/test_tables_schemas.py keeps the two in step.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import date
+
+import polars as pl
+
+TABLES_PREFIX = "tables"
+STATE_KEY = f"{TABLES_PREFIX}/_state.json"
+# One file per partition under a fixed name: a rewrite replaces it in one atomic step,
+# so a reader sees the old rows or the new ones, never both and never neither.
+PART_FILE = "part-0.parquet"
+
+UTC_MICROS = pl.Datetime("us", "UTC")
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    name: str
+    dtype: pl.DataType
+    nullable: bool
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableSchema:
+    name: str
+    version: int
+    description: str
+    columns: tuple[Column, ...]
+
+    @property
+    def polars(self) -> pl.Schema:
+        return pl.Schema({column.name: column.dtype for column in self.columns})
+
+    @property
+    def names(self) -> list[str]:
+        return [column.name for column in self.columns]
+
+    @property
+    def prefix(self) -> str:
+        """Where this version's partitions live; scan it with hive partitioning."""
+        return f"{TABLES_PREFIX}/{self.name}/v{self.version}"
+
+    def partition_key(self, company_id: uuid.UUID, day: date) -> str:
+        return f"{self.prefix}/company_id={company_id}/date={day.isoformat()}/{PART_FILE}"
+
+
+def _col(name: str, dtype: pl.DataType, description: str, nullable: bool = False) -> Column:
+    return Column(name, dtype, nullable, description)
+
+
+# Hive partition columns: in the path, not in the files (`company_id=<uuid>/date=<day>`).
+PARTITION_COLUMNS = ("company_id", "date")
+
+UPLOADS = TableSchema(
+    "uploads",
+    1,
+    "One row per upload, as it is now. Partition date: the day the upload was created (UTC).",
+    (
+        _col("upload_id", pl.String(), "upload id (uuid)"),
+        _col("batch_id", pl.String(), "batch the file came in; null for a single upload", True),
+        _col("external_id", pl.String(), "the client's externalId", True),
+        _col("file_name", pl.String(), "file name; inside a batch, the path in the archive"),
+        _col("document_type", pl.String(), "documentType as sent (auto, supplier_invoice, ...)"),
+        _col("status", pl.String(), "queued, processing, completed, failed or deleted"),
+        _col("result_type", pl.String(), "invoice, other_document, bank_statement, ...", True),
+        _col("result_id", pl.String(), "result id (uuid)", True),
+        _col("result_url", pl.String(), "where the result opens in the web application", True),
+        _col("error_code", pl.String(), "failure code of a failed upload", True),
+        _col("error_message", pl.String(), "failure message of a failed upload", True),
+        _col("size_bytes", pl.Int64(), "file size in bytes"),
+        _col("sha256", pl.String(), "SHA-256 of the file, hex"),
+        _col("attempts", pl.Int32(), "times a worker took the file in hand"),
+        _col("created_at", UTC_MICROS, "when the upload was accepted"),
+        _col("updated_at", UTC_MICROS, "last change of the upload row"),
+    ),
+)
+
+STATUS_HISTORY = TableSchema(
+    "status_history",
+    1,
+    "Every status change of every upload, with the time spent in the state it entered. "
+    "Partition: the upload's company and creation day, so an upload's history is never split.",
+    (
+        _col("history_id", pl.Int64(), "id of the change, increasing in the order of changes"),
+        _col(
+            "upload_id",
+            pl.String(),
+            "upload id (uuid); its row in `uploads` is in the same partition",
+        ),
+        _col("sequence", pl.Int32(), "1 for the upload's first change, then 2, 3, ..."),
+        _col("from_status", pl.String(), "state left; null for the first change", True),
+        _col("to_status", pl.String(), "state entered"),
+        _col("at", UTC_MICROS, "when the change happened"),
+        _col("left_at", UTC_MICROS, "when the upload left `to_status`; null if still in it", True),
+        _col(
+            "duration_seconds",
+            pl.Float64(),
+            "time spent in `to_status` (left_at - at); null while still in it",
+            True,
+        ),
+        _col("is_current", pl.Boolean(), "true for the upload's latest change"),
+    ),
+)
+
+BATCHES = TableSchema(
+    "batches",
+    1,
+    "One row per batch (ZIP archive), with counts of its uploads by status. "
+    "Partition date: the day the batch was created (UTC).",
+    (
+        _col("batch_id", pl.String(), "batch id (uuid)"),
+        _col("external_id", pl.String(), "the client's externalId", True),
+        _col("document_type", pl.String(), "documentType as sent"),
+        _col("file_name", pl.String(), "archive file name"),
+        _col("size_bytes", pl.Int64(), "archive size in bytes"),
+        _col("status", pl.String(), "processing, completed, completed_with_errors or failed"),
+        _col("unpack_state", pl.String(), "pending, done or failed"),
+        _col("error_code", pl.String(), "why the archive was refused while unpacking", True),
+        _col("error_message", pl.String(), "message to error_code", True),
+        _col("attempts", pl.Int32(), "times a worker took the batch in hand"),
+        _col("uploads", pl.Int64(), "files of the batch"),
+        _col("queued", pl.Int64(), "of them queued"),
+        _col("processing", pl.Int64(), "of them processing"),
+        _col("completed", pl.Int64(), "of them completed"),
+        _col("failed", pl.Int64(), "of them failed"),
+        _col("deleted", pl.Int64(), "of them deleted (completed, then the result deleted)"),
+        _col("created_at", UTC_MICROS, "when the batch was accepted"),
+        _col("finished_at", UTC_MICROS, "when its last file reached a final state", True),
+        _col("updated_at", UTC_MICROS, "last change of the batch row"),
+        _col("duration_seconds", pl.Float64(), "finished_at - created_at", True),
+    ),
+)
+
+RESULTS_BY_TYPE = TableSchema(
+    "results_by_type",
+    1,
+    "Completed uploads counted by documentType sent and result type made of them "
+    "(a deleted result no longer counts). "
+    "Partition: company and the uploads' creation day.",
+    (
+        _col("document_type", pl.String(), "documentType as sent"),
+        _col("result_type", pl.String(), "invoice, other_document, bank_statement, payment_file"),
+        _col("uploads", pl.Int64(), "completed uploads with this result type"),
+        _col("size_bytes", pl.Int64(), "their bytes"),
+    ),
+)
+
+FAILURE_CODES = TableSchema(
+    "failure_codes",
+    1,
+    "Failed uploads counted by documentType and failure code. "
+    "Partition: company and the uploads' creation day.",
+    (
+        _col("document_type", pl.String(), "documentType as sent"),
+        _col("error_code", pl.String(), "failure code"),
+        _col("uploads", pl.Int64(), "failed uploads with this code"),
+        _col("first_failed_at", UTC_MICROS, "earliest failure (last change of the upload)"),
+        _col("last_failed_at", UTC_MICROS, "latest failure"),
+    ),
+)
+
+ALL_TABLES = (UPLOADS, STATUS_HISTORY, BATCHES, RESULTS_BY_TYPE, FAILURE_CODES)
+# Tables partitioned by the uploads' company and creation day, written together.
+UPLOAD_TABLES = (UPLOADS, STATUS_HISTORY, RESULTS_BY_TYPE, FAILURE_CODES)
+
+
+def versions() -> dict[str, int]:
+    return {table.name: table.version for table in ALL_TABLES}
