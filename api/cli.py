@@ -10,6 +10,7 @@ import uuid
 from collections.abc import Sequence
 
 from api.importer import add_import_command
+from api.report import add_report_command
 from storage.db import Database, make_engine
 from storage.migrate import upgrade
 from storage.repositories import api_keys, companies, users
@@ -244,6 +245,7 @@ def build_parser() -> argparse.ArgumentParser:
     ).set_defaults(func=cmd_dispatch)
 
     add_import_command(sub)
+    add_report_command(sub)
 
     serve = sub.add_parser("serve", help="run the API and web application")
     serve.add_argument("--host", default="127.0.0.1")
