@@ -64,10 +64,16 @@ def save_settings(
     if data.errors:
         return _settings_page(request, user, data, status_code=422)
     with services.db.session() as session:
-        company = companies.get_company(session, user.company_id)
-        assert company is not None
-        company.name, company.vat_ids, company.tax_number = data.name, data.vat_ids, data.tax_number
-        company.ibans, company.locale = data.ibans, data.locale
+        saved = companies.update_profile(
+            session,
+            user.company_id,
+            name=data.name,
+            vat_ids=data.vat_ids,
+            tax_number=data.tax_number,
+            ibans=data.ibans,
+            locale=data.locale,
+        )
+        assert saved is not None  # a signed-in user's company exists (foreign key)
         session.commit()
     return RedirectResponse("/app/settings?saved=1", status_code=303)
 

@@ -14,6 +14,7 @@ def create_company(
     vat_ids: list[str] | None = None,
     tax_number: str | None = None,
     ibans: list[str] | None = None,
+    locale: str = "de",
 ) -> Company:
     company = Company(
         id=uuid.uuid4(),
@@ -21,6 +22,7 @@ def create_company(
         vat_ids=vat_ids or [],
         tax_number=tax_number,
         ibans=ibans or [],
+        locale=locale,
     )
     session.add(company)
     session.flush()
@@ -29,6 +31,27 @@ def create_company(
 
 def get_company(session: Session, company_id: uuid.UUID) -> Company | None:
     return session.get(Company, company_id)
+
+
+def update_profile(
+    session: Session,
+    company_id: uuid.UUID,
+    *,
+    name: str,
+    vat_ids: list[str],
+    tax_number: str | None,
+    ibans: list[str],
+    locale: str,
+) -> Company | None:
+    """Replaces the company's master data and locale; None when there is no such company.
+    The caller has checked the values (api/web/master_data.py)."""
+    company = get_company(session, company_id)
+    if company is None:
+        return None
+    company.name, company.vat_ids, company.tax_number = name, list(vat_ids), tax_number
+    company.ibans, company.locale = list(ibans), locale
+    session.flush()
+    return company
 
 
 def count_companies(session: Session) -> int:

@@ -47,8 +47,7 @@ def make_user(database: Database, company_id: uuid.UUID, email: str | None = Non
 def make_account(database: Database, name: str = "Acme GmbH", locale: str = "de") -> Account:
     email = f"user-{uuid.uuid4().hex[:10]}@example.com"
     with database.session() as session:
-        company = companies.create_company(session, name, vat_ids=["DE123456789"])
-        company.locale = locale
+        company = companies.create_company(session, name, vat_ids=["DE123456789"], locale=locale)
         key = api_keys.create_api_key(session, company.id)
         user = users.create_user(session, company.id, email, PASSWORD)
         session.commit()

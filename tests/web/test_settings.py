@@ -180,3 +180,37 @@ def test_settings_need_a_session(client: TestClient) -> None:
     posted = client.post("/app/settings/api-keys", data={"csrf_token": "x"}, follow_redirects=False)
     assert posted.status_code == 303
     assert posted.headers["location"] == "/app/login"
+
+
+def test_update_profile_replaces_the_master_data_of_that_company_only(
+    database: Database, account: Account, other_account: Account
+) -> None:
+    with database.session() as session:
+        updated = companies.update_profile(
+            session,
+            account.company_id,
+            name="Neu GmbH",
+            vat_ids=[],
+            tax_number=None,
+            ibans=["DE89370400440532013000"],
+            locale="en",
+        )
+        missing = companies.update_profile(
+            session,
+            uuid.uuid4(),
+            name="Nobody",
+            vat_ids=[],
+            tax_number=None,
+            ibans=[],
+            locale="de",
+        )
+        session.commit()
+    assert updated is not None and missing is None
+    company = _company(database, account)
+    assert (company.name, company.vat_ids, company.ibans, company.locale) == (
+        "Neu GmbH",
+        [],
+        ["DE89370400440532013000"],
+        "en",
+    )
+    assert _company(database, other_account).name == "Other AG"
