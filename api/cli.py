@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import secrets
 import signal
 import sys
 import uuid
@@ -49,16 +50,23 @@ def cmd_company_create(args: argparse.Namespace) -> int:
     return 0
 
 
+DEMO_USER_EMAIL = "demo@example.com"
+
+
 def cmd_demo_company(_: argparse.Namespace) -> int:
-    """For `make run`: a first company and key on an empty database, printed once."""
+    """For `make run`: a first company, API key and web user on an empty database; the
+    key and the user's random password are printed once."""
     db = _database()
+    password = secrets.token_urlsafe(12)
     with db.session() as session:
         if companies.count_companies(session) > 0:
             return 0
         company = companies.create_company(session, "Demo GmbH", vat_ids=["DE000000000"])
         key = api_keys.create_api_key(session, company.id, name="demo")
+        user = users.create_user(session, company.id, DEMO_USER_EMAIL, password)
         session.commit()
     print(f"created company {company.id}; its API key (shown once): {key.plaintext}")
+    print(f"web app login (shown once): {user.email} / {password}")
     return 0
 
 
@@ -207,7 +215,7 @@ def build_parser() -> argparse.ArgumentParser:
     create.set_defaults(func=cmd_company_create)
 
     sub.add_parser(
-        "demo-company", help="create a demo company and key when there is none"
+        "demo-company", help="create a demo company, API key and web user when there is none"
     ).set_defaults(func=cmd_demo_company)
 
     apikey = sub.add_parser("apikey", help="API keys").add_subparsers(dest="action", required=True)

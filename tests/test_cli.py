@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from api.app import build_services, create_app
 from storage.settings import Settings
+from tests.web.support import log_in
 
 
 def _docintake(var_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -77,3 +79,28 @@ def test_company_and_keys_lifecycle(tmp_path: Path) -> None:
         tmp_path, "apikey", "revoke", "--company", company["companyId"], second["apiKeyId"]
     )
     assert again.returncode == 1
+
+
+def test_demo_company_prints_a_key_and_a_web_login_once(tmp_path: Path) -> None:
+    assert _docintake(tmp_path, "migrate").returncode == 0
+    first = _docintake(tmp_path, "demo-company")
+    assert first.returncode == 0, first.stderr
+    key = re.search(r"API key \(shown once\): (\S+)", first.stdout)
+    login = re.search(r"web app login \(shown once\): (\S+) / (\S+)", first.stdout)
+    assert key and login, first.stdout
+    email, password = login.groups()
+    assert email == "demo@example.com"
+
+    again = _docintake(tmp_path, "demo-company")
+    assert again.returncode == 0 and again.stdout == ""
+
+    app = create_app(build_services(Settings(var_dir=tmp_path, _env_file=None)))  # type: ignore[call-arg]
+    with TestClient(app) as client:
+        path = "/v1/uploads/00000000-0000-0000-0000-000000000000"
+        headers = {"Authorization": f"Bearer {key.group(1)}"}
+        assert client.get(path, headers=headers).status_code == 404
+        assert log_in(client, email, "wrong password").status_code == 401
+        signed_in = log_in(client, email, password)
+        assert signed_in.status_code == 303
+        inbox = client.get(signed_in.headers["location"])
+        assert inbox.status_code == 200 and email in inbox.text
