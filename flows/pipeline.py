@@ -25,6 +25,7 @@ from prefect.cache_policies import NO_CACHE
 from prefect.task_runners import ThreadPoolTaskRunner
 
 from flows import runtime
+from flows.export import export_after_batch
 from flows.unpack import BatchInfo, unpack
 from flows.work import Job, JobResult, claim, recover_singles, run_job
 from storage.links import result_url
@@ -142,6 +143,7 @@ def process_batch(batch_id: str) -> dict[str, int]:
     with env.db.session() as session:
         work_repo.finish_batch(session, key, env.owner)
         session.commit()
+    export_after_batch(key)
     counts: dict[str, int] = {}
     for row in rows:
         counts[row["status"]] = counts.get(row["status"], 0) + 1
