@@ -12,12 +12,14 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ExceptionHandler
 
 from api.web import batches, inbox, login, results, settings_pages
-from api.web.auth import CsrfRejected, LoginRequired, find_user
+from api.web.auth import CsrfRejected, LoginRequired, WebUser, find_user
 from api.web.render import error_page, not_found_page
+from storage.errors import DomainError
 
 STATIC_DIR = Path(__file__).parent / "static"
 
@@ -46,6 +48,9 @@ def install_web(app: FastAPI) -> None:
     for error in (StarletteHTTPException, RequestValidationError):
         api_handler = app.exception_handlers[error]
         app.add_exception_handler(error, _pages_under_app(api_handler))
+    for failure in (DomainError, DBAPIError, Exception):
+        api_handler = app.exception_handlers[failure]
+        app.add_exception_handler(failure, _failures_under_app(api_handler))
 
 
 def is_web_path(path: str) -> bool:
@@ -88,3 +93,34 @@ def _pages_under_app(api_handler: ExceptionHandler) -> ExceptionHandler:
         return error_page(request, user, exc.status_code, title, str(exc.detail))
 
     return handler
+
+
+def _failures_under_app(api_handler: ExceptionHandler) -> ExceptionHandler:
+    """Domain errors, an unavailable database and unexpected errors of /app paths as
+    HTML pages (the API handler still logs them and answers /v1 with problem+json)."""
+
+    async def handler(request: Request, exc: Exception) -> Response:
+        api_response: Response = await api_handler(request, exc)  # type: ignore[arg-type,misc]
+        if not is_web_path(request.url.path):
+            return api_response
+        user = _user_if_known(request)
+        status = api_response.status_code
+        if isinstance(exc, DomainError) and status < 500:
+            return error_page(request, user, status, exc.title, exc.detail)
+        if status == 503:
+            message = "The service is not available right now. Please try again shortly."
+            retry = {"Retry-After": api_response.headers.get("Retry-After", "5")}
+            return error_page(request, user, 503, "Service unavailable", message, headers=retry)
+        message = "Something went wrong on our side. The error is logged; please try again."
+        return error_page(request, user, 500, "Internal error", message)
+
+    return handler
+
+
+def _user_if_known(request: Request) -> WebUser | None:
+    """The signed-in user for the navigation, or None when the failure that is being
+    shown (an unavailable database, say) keeps us from knowing: the page never fails."""
+    try:
+        return find_user(request, request.app.state.services)
+    except Exception:
+        return None

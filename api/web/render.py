@@ -76,10 +76,21 @@ def render(
 
 
 def error_page(
-    request: Request, user: WebUser | None, status_code: int, title: str, message: str
+    request: Request,
+    user: WebUser | None,
+    status_code: int,
+    title: str,
+    message: str,
+    headers: dict[str, str] | None = None,
 ) -> HTMLResponse:
     return render(
-        request, "error.html", user, status_code=status_code, title=title, message=message
+        request,
+        "error.html",
+        user,
+        status_code=status_code,
+        headers=headers,
+        title=title,
+        message=message,
     )
 
 
