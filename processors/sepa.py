@@ -235,14 +235,28 @@ def sepa_xsd(version: str, rules_root: Path | None = None) -> Path | None:
     return path if path.is_file() else None
 
 
+def compile_schemas(rules_root: Path | None = None) -> int:
+    """Compile every SEPA schema now (a worker's warm-up); returns how many."""
+    from processors.einvoice.rules import default_rules_dir
+
+    paths = sorted(((rules_root or default_rules_dir()) / "sepa").glob("*.xsd"))
+    for path in paths:
+        _schema(path)
+    return len(paths)
+
+
+def _schema(path: Path) -> etree.XMLSchema:
+    with _schemas_lock:
+        if path not in _schemas:
+            _schemas[path] = etree.XMLSchema(etree.parse(str(path), parser=make_parser()))
+        return _schemas[path]
+
+
 def _check_schema(tree: etree._ElementTree, version: str, rules_root: Path | None) -> bool:
     path = sepa_xsd(version, rules_root)
     if path is None:
         return False
-    with _schemas_lock:
-        if path not in _schemas:
-            _schemas[path] = etree.XMLSchema(etree.parse(str(path), parser=make_parser()))
-        schema = _schemas[path]
+    schema = _schema(path)
     if not schema.validate(tree):
         first_error = schema.error_log[0]  # type: ignore[index]
         raise _invalid(f"{version} XML Schema: line {first_error.line}: {first_error.message}")

@@ -328,3 +328,11 @@ def _cii_plan(profile: Profile) -> ValidationPlan:
         )
         return ValidationPlan((_CII_XSD, xsd), schematrons, scenario=f"Factur-X 1.09 {profile}")
     return ValidationPlan((_CII_XSD,), (_CEN_CII,), scenario="EN16931 (CII)")
+
+
+def every_artefact() -> tuple[str, ...]:
+    """Every XSD and stylesheet a plan may name, to compile them all ahead of use."""
+    schemas = (*_UBL_XSD.values(), _CII_XSD, _ZUGFERD1_XSD)
+    stylesheets = (_CEN_UBL, _CEN_CII, _XR_UBL, _XR_CII)
+    facturx = tuple(name for pair in _FACTURX.values() for name in pair)
+    return (*schemas, *stylesheets, *facturx)
