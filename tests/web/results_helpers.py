@@ -159,6 +159,14 @@ def invalid_e_invoice() -> tuple[str, bytes]:
     return corpus_file("invalid_e_invoice", ".xml")
 
 
+def invalid_e_invoice_of_every_level() -> tuple[str, bytes]:
+    """An XRechnung that fails validation with a fatal, an error, a warning and an
+    information finding (KoSIT's own test instance)."""
+    return corpus_named(
+        "itplr-kosit+validator-configuration-xrechnung/src/test/instances/ubl005.xml"
+    )
+
+
 def bank_statement() -> tuple[str, bytes]:
     return corpus_file("bank_statement", ".pdf")
 

@@ -16,6 +16,7 @@ from tests.web.results_helpers import (
     e_invoice,
     e_invoice_with_warnings,
     invalid_e_invoice,
+    invalid_e_invoice_of_every_level,
     payment_file,
     plain_pdf,
     result_id,
@@ -23,6 +24,7 @@ from tests.web.results_helpers import (
     same_invoice_other_file,
     send_and_read,
     stored_result,
+    stored_upload,
 )
 from tests.web.support import Account, log_in, make_user
 
@@ -297,6 +299,36 @@ def test_upload_page_of_an_invalid_e_invoice_lists_every_finding(
     failing_rule = rows[0][1].text_content().strip()
     assert failing_rule in body["error"]["message"]
     assert not page.xpath('//form[contains(@action, "/retry")]')  # not processing_failed
+
+
+def test_upload_page_of_a_failed_e_invoice_shows_every_stored_finding_of_every_level(
+    web_client: TestClient, account: Account, services: Services
+) -> None:
+    body = _read(web_client, account, services, invalid_e_invoice_of_every_level())
+    assert body["error"]["code"] == "invalid_e_invoice"
+    page = _page(web_client, f"/app/uploads/{body['id']}")
+    rows = page.xpath('//section[@aria-labelledby="findings"]//tbody/tr')
+    stored = stored_upload(services, body["id"]).error_details
+    assert stored is not None
+    shown = sorted(
+        (
+            row[0].text_content().strip(),
+            row[1].text_content().strip(),
+            " ".join(row[2].text_content().split()),
+            (row[3].xpath("./code/@title") or [""])[0],
+            row[4].text_content().strip(),
+        )
+        for row in rows
+    )
+    expected = sorted(
+        (f["level"], f["id"], " ".join(f["text"].split()), f["location"] or "", f["stage"] or "")
+        for f in stored["findings"]
+    )
+    assert shown == expected
+    levels = [row[0] for row in shown]
+    assert {"fatal", "error", "warning", "information"} <= set(levels)
+    order = ["fatal", "error", "warning", "information"]
+    assert [r[0].text_content().strip() for r in rows] == sorted(levels, key=order.index)
 
 
 def test_a_user_of_the_company_sees_another_users_upload(
