@@ -7,6 +7,7 @@ import uuid
 
 import pytest
 from fastapi.testclient import TestClient
+from lxml import html
 
 from api.web.master_data import iban_checksum_ok, parse_master_data
 from storage.db import Database
@@ -214,3 +215,24 @@ def test_update_profile_replaces_the_master_data_of_that_company_only(
         "en",
     )
     assert _company(database, other_account).name == "Other AG"
+
+
+def test_api_keys_show_when_each_was_created_and_last_used(
+    web_client: TestClient, database: Database, account: Account
+) -> None:
+    with database.read_session() as session:
+        key = api_keys.list_api_keys(session, account.company_id)[0]
+
+    def row_of_key() -> list[str]:
+        page = html.fromstring(web_client.get("/app/settings/api-keys").text)
+        rows = page.xpath(f'//tbody/tr[th/code[starts-with(., "{key.prefix}")]]')
+        assert len(rows) == 1
+        return [" ".join(cell.text_content().split()) for cell in rows[0]]
+
+    created = key.created_at.strftime("%d.%m.%Y %H:%M")  # the company's locale is de
+    assert row_of_key()[2:4] == [created, "never"]
+    assert web_client.get(MISSING_UPLOAD, headers=account.headers).status_code == 404
+    with database.read_session() as session:
+        used = api_keys.list_api_keys(session, account.company_id)[0].last_used_at
+    assert used is not None
+    assert row_of_key()[2:4] == [created, used.strftime("%d.%m.%Y %H:%M")]
