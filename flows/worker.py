@@ -20,6 +20,7 @@ from collections.abc import Callable
 from prefect import flow, get_run_logger, tags
 
 from flows import runtime
+from flows.export import export_status_tables
 from flows.pipeline import process_batch, process_uploads
 from flows.work import INFRASTRUCTURE_ERRORS, WorkerEnv, heartbeat, recover_singles
 from processors.ocr import ocr_available
@@ -105,6 +106,15 @@ class Worker:
         self.stop.wait(self.env.lease.total_seconds() / 3)
         return True
 
+    def tables_step(self) -> bool:
+        """The status tables every DOCINTAKE_TABLES_EXPORT_INTERVAL_SECONDS, as a child
+        flow run (with Prefect 3.8 on SQLAlchemy 2.1 the deployment's schedule creates no
+        runs: see docs/tables.md)."""
+        self.stop.wait(self.env.settings.tables_export_interval_seconds)
+        if not self.stop.is_set():
+            export_status_tables()
+        return True
+
     def _finished(
         self, started: float, idle_seconds: float | None, max_seconds: float | None
     ) -> bool:
@@ -123,6 +133,8 @@ class Worker:
             "batches": self.batch_step,
             "heartbeat": self.heartbeat_step,
         }
+        if self.env.settings.tables_export_interval_seconds > 0:
+            loops["tables"] = self.tables_step
         # Each loop runs in a copy of this context, so the flows it starts are child runs
         # of the `serve-queue` run in the Prefect UI.
         threads = [

@@ -3,6 +3,7 @@ artifact, and the export at the end of every batch."""
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from pathlib import Path
 
@@ -10,11 +11,16 @@ import polars as pl
 import pytest
 from fastapi.testclient import TestClient
 from prefect.client.orchestration import get_client
-from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterKey
+from prefect.client.schemas.filters import (
+    ArtifactFilter,
+    ArtifactFilterFlowRunId,
+    ArtifactFilterKey,
+)
 
 from flows.export import REPORT_ARTIFACT_KEY, export_status_tables
 from flows.pipeline import process_batch
 from flows.work import WorkerEnv
+from flows.worker import Worker
 from storage.models import utcnow
 from storage.objectstore import LocalDirStore, S3Store, s3_reader_options
 from storage.repositories import work as work_repo
@@ -37,13 +43,15 @@ def s3_store(seaweed: SeaweedServer) -> S3Store:
     return store
 
 
-def _report_artifact() -> str:
+def _report_artifact(flow_run_id: uuid.UUID | None) -> str:
     with get_client(sync_client=True) as client:
         artifacts = client.read_artifacts(
-            artifact_filter=ArtifactFilter(key=ArtifactFilterKey(any_=[REPORT_ARTIFACT_KEY])),
-            limit=1,
+            artifact_filter=ArtifactFilter(
+                key=ArtifactFilterKey(any_=[REPORT_ARTIFACT_KEY]),
+                flow_run_id=ArtifactFilterFlowRunId(any_=[flow_run_id] if flow_run_id else []),
+            )
         )
-    assert artifacts, "no status-report artifact"
+    assert len(artifacts) == 1, artifacts
     return str(artifacts[0].data)
 
 
@@ -56,12 +64,13 @@ def test_the_export_flow_writes_the_tables_and_publishes_the_report(
         )
         session.commit()
 
-    rows = export_status_tables()
+    state = export_status_tables(return_state=True)
 
+    rows = state.result()
     assert rows["uploads"] == 1 and rows["status_history"] == 3
     assert scan_table(env.store, UPLOADS).collect()["upload_id"].to_list() == [str(upload.id)]
     assert load_state(env.store) is not None
-    report = _report_artifact()
+    report = _report_artifact(state.state_details.flow_run_id)
     assert "flow-export.pdf" in report
     assert f"[open]({env.settings.public_base_url}/app/uploads/{upload.id})" in report
 
@@ -110,3 +119,15 @@ def test_a_failed_table_export_does_not_fail_the_batch(
 
     assert counts == {"completed": 1}
     assert blocker.read_bytes() == b"not a directory"
+
+
+def test_a_pipeline_worker_exports_on_its_own(env: WorkerEnv, company: Tenant) -> None:
+    with env.db.session() as session:
+        add_upload(session, company.company_id, created_at=utcnow())
+        session.commit()
+    settings = env.settings.model_copy(update={"tables_export_interval_seconds": 0.1})
+
+    Worker(dataclasses.replace(env, settings=settings)).run(idle_seconds=3.0)
+
+    assert load_state(env.store) is not None
+    assert scan_table(env.store, UPLOADS).collect().height == 1
