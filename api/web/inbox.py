@@ -16,6 +16,7 @@ from api.deps import Services, ServicesDep
 from api.web.auth import CurrentUser
 from api.web.paging import decode_cursor, encode_cursor
 from api.web.render import render
+from api.web.result_views import RESULT_TYPE_LABELS
 from processors.base import DocumentType
 from storage.links import RESULT_PATHS
 from storage.repositories import batches as batch_repo
@@ -132,11 +133,20 @@ def load_page(
     )
 
 
-def result_links(session: Session, rows: Sequence[InboxRow]) -> dict[uuid.UUID, str]:
+@dataclass(frozen=True)
+class ResultLink:
+    url: str
+    label: str  # what the upload was read as: an `auto` upload's type shows here
+
+
+def result_links(session: Session, rows: Sequence[InboxRow]) -> dict[uuid.UUID, ResultLink]:
     """Where each completed row's result opens (storage.links.RESULT_PATHS)."""
     ids = {row.result_id for row in rows if row.result_id and row.status == "completed"}
     types = upload_repo.result_types(session, ids)
-    return {rid: f"/app/{RESULT_PATHS[rtype]}/{rid}" for rid, rtype in types.items()}
+    return {
+        rid: ResultLink(f"/app/{RESULT_PATHS[rtype]}/{rid}", RESULT_TYPE_LABELS.get(rtype, rtype))
+        for rid, rtype in types.items()
+    }
 
 
 @router.get("/app/uploads", response_class=HTMLResponse)

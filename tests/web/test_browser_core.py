@@ -71,7 +71,7 @@ def test_inbox_lists_filters_and_opens_a_batch(
     page.goto("/app/uploads")
     table = page.get_by_role("table")
     expect(table.get_by_role("row")).to_have_count(6)  # header + 5 uploads
-    expect(page.get_by_role("link", name="Open result of rechnung-4711.pdf")).to_be_visible()
+    expect(page.get_by_role("link", name="Invoice of rechnung-4711.pdf")).to_be_visible()
     screenshot(page, "inbox")
 
     page.get_by_label("Status").select_option("failed")

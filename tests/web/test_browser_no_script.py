@@ -73,7 +73,7 @@ def test_filter_retry_and_delete_without_script(
     assert api_upload(live, live_account, failed)["status"] == "queued"
 
     page.goto("/app/uploads")
-    page.get_by_role("link", name="Open result of r-17.pdf").click()
+    page.get_by_role("link", name="Invoice of r-17.pdf").click()
     page.get_by_text("Delete this result…").click()  # <details> opens without script
     page.get_by_role("button", name="Delete the result").click()
     expect(page).to_have_url(re.compile(f"/app/uploads/{done}$"))

@@ -54,7 +54,7 @@ def test_inbox_row_shows_status_type_error_and_result_link(
     assert set(listed(page)) == {failed, done}
     assert "not_a_bank_statement" in page and "No account statement found." in page
     assert "Bank statement" in page
-    assert re.search(r'href="/app/invoices/[0-9a-f-]{36}">Open result', page)
+    assert re.search(r'href="/app/invoices/[0-9a-f-]{36}">Invoice<', page)
 
 
 def test_filters_by_status_type_batch_and_dates(
