@@ -33,18 +33,18 @@ def export_changed_task() -> dict[str, int]:
 
 
 @task(name="publish-status-report", cache_policy=NO_CACHE)
-def publish_report_task(since_days: float) -> str:
+def publish_report_task(since_days: int) -> str:
     env = runtime.current()
     report = build_report(env.store, env.settings.public_base_url, timedelta(days=since_days))
     markdown = to_markdown(report)
     create_markdown_artifact(
-        markdown, key=REPORT_ARTIFACT_KEY, description=f"Status report, last {since_days:g} days"
+        markdown, key=REPORT_ARTIFACT_KEY, description=f"Status report, last {since_days} days"
     )
     return markdown
 
 
 @flow(name="export-status-tables", flow_run_name="tables-{report_days}d")
-def export_status_tables(report_days: float = 7.0) -> dict[str, int]:
+def export_status_tables(report_days: int = 7) -> dict[str, int]:
     rows = export_changed_task()
     publish_report_task(report_days)
     return rows
