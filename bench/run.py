@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import einvoice_bench, intake, pdf_bench, pipeline, result_pages, webapp
+from bench import einvoice_bench, export, intake, pdf_bench, pipeline, result_pages, webapp
 
 RESULTS = Path(__file__).parent / "results"
 BENCHMARKS: dict[str, Callable[[], dict[str, Any]]] = {
@@ -21,6 +21,7 @@ BENCHMARKS: dict[str, Callable[[], dict[str, Any]]] = {
     "pipeline": pipeline.run,
     "webapp": webapp.run,
     "result_pages": result_pages.run,
+    "export": export.run,
 }
 
 

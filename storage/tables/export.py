@@ -42,7 +42,9 @@ from storage.tables.schemas import (
 )
 from storage.tables.state import ExportState, load_state, save_state
 
-CHUNK_ROWS = 50_000
+# Rows per chunk (and per Parquet row group). Peak memory follows it: measured +117 MiB
+# at 10,000 rows, +254 MiB at 50,000, at the same speed (bench/export.py).
+CHUNK_ROWS = 20_000
 
 
 @dataclass
