@@ -21,7 +21,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -32,7 +31,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import Engine
 
@@ -205,7 +204,7 @@ def insert_rows(engine: Engine, rows: Rows) -> None:
                 marks = ", ".join("?" for _ in columns)
                 cursor.executemany(
                     f"INSERT INTO {table} ({names}) VALUES ({marks})",
-                    [[_sqlite_value(v) for v in row] for row in values],
+                    cast(Any, ([_sqlite_value(v) for v in row] for row in values)),
                 )
             else:
                 with cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
@@ -229,8 +228,13 @@ def fresh_database(kind: str, directory: Path) -> Iterator[Engine]:
 # --- measurement (in a subprocess) -----------------------------------------------------
 
 
-def _rss_mib() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+def _memory_mib(field: str) -> float:
+    """VmRSS (now) or VmHWM (peak) of this process. Unlike ru_maxrss, the peak starts
+    afresh at exec, so the parent's memory (the rows it inserted) does not count."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError(f"{field} not in /proc/self/status")
 
 
 def measure(url: str, store_dir: str, what: str) -> dict[str, Any]:
@@ -245,7 +249,7 @@ def measure(url: str, store_dir: str, what: str) -> dict[str, Any]:
     exporter = Exporter(db, LocalDirStore(Path(store_dir)), BASE_URL)
     with db.read_session() as session:  # warm the connection and the imports
         repo.changed_upload_partitions(session, datetime.now(UTC))
-    rss_before = _rss_mib()
+    rss_before = _memory_mib("VmRSS")
     load = os.getloadavg()[0]
     started, cpu_started = time.perf_counter(), time.process_time()
     if what == "full":
@@ -264,7 +268,8 @@ def measure(url: str, store_dir: str, what: str) -> dict[str, Any]:
         "rows": run.rows,
         "partitions": run.upload_partitions + run.batch_partitions,
         "rss_before_mib": round(rss_before, 1),
-        "peak_rss_mib": round(_rss_mib(), 1),
+        "peak_rss_mib": round(_memory_mib("VmHWM"), 1),
+        "peak_growth_mib": round(_memory_mib("VmHWM") - rss_before, 1),
     }
     if what == "status_history":
         table = Path(store_dir) / "tables" / "status_history" / "v1"
