@@ -9,7 +9,7 @@ from datetime import datetime
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import ColumnElement, delete, func, or_, select, update
+from sqlalchemy import ColumnElement, delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from storage.models import LoginAttempt, User, utcnow
@@ -74,12 +74,6 @@ def _verify(password_hash: str, password: str) -> bool:
         return _hasher.verify(password_hash, password)
     except (VerificationError, InvalidHashError):
         return False
-
-
-def set_password(session: Session, user_id: uuid.UUID, password: str) -> None:
-    session.execute(
-        update(User).where(User.id == user_id).values(password_hash=hash_password(password))
-    )
 
 
 def record_attempt(
