@@ -290,6 +290,7 @@ def _export_history(exporter: Any, partition: Any, run: Any) -> None:
             repo.stream_history(session, partition, exporter.chunk_rows)
         )
         run.add(STATUS_HISTORY, write_partition(exporter.store, key, STATUS_HISTORY, history, {}))
+    run.upload_partitions += 1
 
 
 def _floor(frame: Any) -> dict[str, Any]:
