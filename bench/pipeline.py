@@ -31,11 +31,16 @@ import httpx2 as httpx
 from pypdf import PdfWriter
 from sqlalchemy import text
 
-from bench.stack import Stack
+from bench.stack import Stack, fresh_prefect_database
 from flows.executor import _warm_up, read_in_child
 from processors.base import CompanyProfile, DocumentType, ProcessingContext
 from storage.db import make_engine
-from tests.support.databases import migrated_postgres, migrated_sqlite, postgres_reachable
+from tests.support.databases import (
+    POSTGRES_URL,
+    migrated_postgres,
+    migrated_sqlite,
+    postgres_reachable,
+)
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 CORES = os.cpu_count() or 1
@@ -272,17 +277,25 @@ def run() -> dict[str, Any]:
     files = _corpus_files(100)
     with tempfile.TemporaryDirectory(prefix="docintake-pipeline-") as tmp, ExitStack() as stack:
         work = Path(tmp)
+        prefect_database = None
         if postgres_reachable():
             engine = stack.enter_context(migrated_postgres())
             database = "postgres"
+            prefect_database = fresh_prefect_database(POSTGRES_URL)
         else:
             engine = stack.enter_context(migrated_sqlite(work))
             database = "sqlite"
         url = engine.url.render_as_string(hide_password=False)
-        processes = Stack(work, url, {"DOCINTAKE_MAX_ARCHIVE_BYTES": str(300 * 1024 * 1024)})
+        processes = Stack(
+            work,
+            url,
+            {"DOCINTAKE_MAX_ARCHIVE_BYTES": str(300 * 1024 * 1024)},
+            prefect_database,
+        )
         try:
             return {
                 "database": database,
+                "prefect_server_database": "postgres" if prefect_database else "sqlite",
                 "worker_processes": CORES,
                 "cold_start": bench_cold_start(processes),
                 "batch_100_files": bench_batch(processes, files),

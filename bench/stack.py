@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import httpx2 as httpx
+from sqlalchemy.engine import make_url
 
 from tests.support.seaweed import free_port
 
@@ -32,8 +33,31 @@ def _wait_http(url: str, timeout: float, process: subprocess.Popen[bytes]) -> No
     raise RuntimeError(f"{url} did not answer in {timeout} s")
 
 
+PREFECT_DATABASE = "docintake_bench_prefect"
+
+
+def fresh_prefect_database(postgres_url: str) -> str:
+    """An empty Postgres database for the Prefect server (production runs Prefect on
+    Postgres); its asyncpg URL."""
+    from sqlalchemy import create_engine, text
+
+    admin = create_engine(postgres_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f"DROP DATABASE IF EXISTS {PREFECT_DATABASE} WITH (FORCE)"))
+        connection.execute(text(f"CREATE DATABASE {PREFECT_DATABASE}"))
+    admin.dispose()
+    url = make_url(postgres_url).set(drivername="postgresql+asyncpg", database=PREFECT_DATABASE)
+    return url.render_as_string(hide_password=False)
+
+
 class Stack:
-    def __init__(self, work: Path, database_url: str, extra_env: dict[str, str] | None = None):
+    def __init__(
+        self,
+        work: Path,
+        database_url: str,
+        extra_env: dict[str, str] | None = None,
+        prefect_database_url: str | None = None,
+    ):
         self.work = work
         self.processes: list[subprocess.Popen[bytes]] = []
         prefect_port, api_port = free_port(), free_port()
@@ -52,6 +76,8 @@ class Stack:
             "DOCINTAKE_RATE_LIMIT_BURST": "100000",
             **(extra_env or {}),
         }
+        if prefect_database_url:
+            self.env["PREFECT_API_DATABASE_CONNECTION_URL"] = prefect_database_url
         self._run("migrate")
         prefect = self._spawn(
             [
