@@ -48,7 +48,7 @@ class UploadView:
         )
 
 
-def _views() -> Select[*tuple[Any, ...]]:
+def _views() -> Select[tuple[Any, ...]]:
     return select(
         Upload.id,
         Upload.batch_id,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy import Select, select
 from sqlalchemy.dialects import postgresql, sqlite
@@ -22,7 +22,7 @@ from storage.models import Batch, Result, TransactionConfirmation, Upload, User,
 from storage.repositories.uploads import change_status
 from storage.states import UploadStatus
 
-T = TypeVar("T")
+T = TypeVar("T", bound=tuple[Any, ...])
 
 
 class ResultLocked(DomainError):

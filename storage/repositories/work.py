@@ -25,7 +25,7 @@ from storage.states import UnpackState, UploadStatus
 MAX_ATTEMPTS = 2
 
 
-def _lockable(session: Session, statement: Select[Upload]) -> Select[Upload]:
+def _lockable(session: Session, statement: Select[tuple[Upload]]) -> Select[tuple[Upload]]:
     if session.get_bind().dialect.name == "postgresql":
         return statement.with_for_update(skip_locked=True)
     return statement
