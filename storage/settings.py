@@ -62,9 +62,10 @@ class Settings(BaseSettings):
     # since the last run's start less this overlap: rows committed late, clocks apart,
     # and a slower export overwriting a faster one are all caught by the next run.
     tables_export_overlap_seconds: float = Field(default=600.0, ge=0)
-    # Pipeline workers (`docintake worker`, `serve-queue` runs) export every so often
-    # (0: never), beside the `export-status-tables` deployment's schedule.
-    tables_export_interval_seconds: float = Field(default=300.0, ge=0)
+    # Pipeline workers (`docintake worker`, `serve-queue` runs) may also export every so
+    # often, for a stack whose Prefect server runs no schedules; 0 (default): only the
+    # `export-status-tables` deployment's schedule and the end of each batch.
+    tables_export_interval_seconds: float = Field(default=0.0, ge=0)
     # Dispatch through the Prefect work pool: how many `serve-queue` flow runs the
     # dispatcher keeps going while work waits (one per worker machine), and when such a
     # run ends: idle that long, or at the latest after `pipeline_run_max_seconds`.
