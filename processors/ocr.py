@@ -32,6 +32,8 @@ DEFAULT_COMMAND = "tesseract"
 LANGUAGES = ("deu", "eng")
 PAGE_TIMEOUT_SECONDS = 120.0
 """A safety net for use outside the worker; the worker's per-document limit comes first."""
+PAGE_SEGMENTATION = 3
+"""Tesseract's page segmentation mode."""
 RECOGNISED_CONFIDENCE = 50.0
 """A word counts as recognised when it is word-like and Tesseract is at least this sure."""
 
@@ -100,6 +102,7 @@ def recognise(image: bytes, command: str = DEFAULT_COMMAND, dpi: int | None = No
     """Words of one page image (PNG, PNM, TIFF, JPEG: what Tesseract reads). Raises
     `OcrUnavailable` when the command is missing, `OcrFailed` when Tesseract fails."""
     arguments = [command, "stdin", "stdout", "-l", "+".join(LANGUAGES)]
+    arguments += ["--psm", str(PAGE_SEGMENTATION)]
     if dpi is not None:
         arguments += ["--dpi", str(dpi)]
     try:
@@ -199,9 +202,16 @@ def _skew(words: tuple[OcrWord, ...]) -> float:
 
 
 def _row_text(row: list[OcrWord], margin: int, char_width: float) -> str:
+    """Words at their columns; words of one Tesseract line close together (less than
+    three characters apart) get one space, as in the text."""
     text = ""
+    previous: OcrWord | None = None
     for word in sorted(row, key=lambda w: w.left):
         column = round((word.left - margin) / char_width) if char_width else 0
         gap = max(column - len(text), 1 if text else 0)
+        if previous is not None and previous.line == word.line:
+            distance = word.left - (previous.left + previous.width)
+            gap = 1 if distance < 3 * char_width else gap
         text += " " * gap + word.text
+        previous = word
     return text

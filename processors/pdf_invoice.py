@@ -178,6 +178,8 @@ class PdfTextInvoiceProcessor:
         if not classification.is_invoice:
             raise Declined(f"not an invoice (score {classification.score})")
         invoice, checks = extract_invoice(text)
+        if pdf_text.ocr is not None and not pdf_text.ocr.trusted:
+            checks = {**checks, "ocr": "low_confidence", "confidence": "low", "needsReview": True}
         result = _invoice_data(invoice, checks, classification, context)
         return Outcome(ResultType.INVOICE, {**result, "source": pdf_text.source()})
 
@@ -284,12 +286,18 @@ def _number_in_column(lines: list[str]) -> str | None:
 
 
 def _number_after_title(lines: list[str]) -> str | None:
-    """A title alone on its line ("INVOICE") followed by one token with a digit."""
-    for index, line in enumerate(lines[:-1]):
-        if _TITLE.fullmatch(line.strip()):
-            token = lines[index + 1].strip().lstrip("#").strip()
-            if _NUMBER_VALUE.fullmatch(token) and not find_dates(token):
-                return token
+    """A title alone on its line ("INVOICE") followed by one token with a digit, or the
+    title and that token alone on one line ("Invoice INV/2023/03/0008")."""
+    for index, line in enumerate(lines):
+        title = _TITLE.match(line.strip())
+        if title is None:
+            continue
+        rest = line.strip()[title.end() :].strip()
+        if not rest and index + 1 < len(lines):
+            rest = lines[index + 1].strip()
+        token = rest.lstrip("#").strip()
+        if _NUMBER_VALUE.fullmatch(token) and not find_dates(token) and not find_amounts(token):
+            return token
     return None
 
 
@@ -303,6 +311,9 @@ def _issue_date(lines: list[str], month_first: bool) -> date | None:
             dates = find_dates(value, month_first)
             if dates:
                 return dates[0].value
+        in_column = _date_in_column(lines, label, month_first, (_DUE_LABEL, _OTHER_DATE))
+        if in_column is not None:
+            return in_column
     dates = find_dates("\n".join(lines), month_first)
     return dates[0].value if dates else None
 
@@ -312,6 +323,26 @@ def _due_date(lines: list[str], month_first: bool) -> date | None:
         dates = find_dates(value, month_first)
         if dates:
             return dates[0].value
+    return _date_in_column(lines, _DUE_LABEL, month_first, ())
+
+
+def _date_in_column(
+    lines: list[str],
+    label: re.Pattern[str],
+    month_first: bool,
+    not_labels: tuple[re.Pattern[str], ...],
+) -> date | None:
+    """A header row naming the date's column ("Invoice Date:   Due Date:   Reference:")
+    with the date right under it."""
+    for index, line in enumerate(lines):
+        if not is_header_row(line, minimum=2):
+            continue
+        for cell in cells(line):
+            if not label.search(cell.text) or any(n.search(cell.text) for n in not_labels):
+                continue
+            dates = find_dates(cell_below(lines, index, cell) or "", month_first)
+            if dates:
+                return dates[0].value
     return None
 
 

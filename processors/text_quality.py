@@ -9,14 +9,17 @@ A token (whitespace-separated, surrounding punctuation stripped) is **word-like*
 it is
 - a word: letters (hyphens, apostrophes and inner dots allowed, `z.B.`, `USt-IdNr`),
   at least two of them, at least one vowel, no run of more than five consonants and at
-  most two changes between lower and upper case inside it (`IdNr` yes, `tHeSe` no); or
+  most two changes between lower and upper case inside each hyphenated part
+  (`USt-IdNr` yes, `tHeSe` no); or
 - a number or code: contains a digit, uses only letters, digits and `.,:/-'%+#`
   separators (`1.234,56`, `09.01.2015`, `RE-2024-0815`, `DE123456789`), and has no
   more letters than digits unless it starts with letters followed by digits only.
 
-An all-capitals token of two to five letters is an acronym (`XML`, `GMBH`). A token
+An all-capitals token of two to five letters is an acronym (`XML`, `GMBH`), and a few
+business abbreviations have no vowel (`Nr.`, `GmbH`, `zzgl.`, `Ltd`). A token
 that is neither is split at joints (`_`, `@`, `:`, `/`, a lower-to-upper case change)
-and counts as word-like when at least half of its parts do: text layers glue words
+and counts as word-like when at least half of its parts do (two-letter parts count as
+noise): text layers glue words
 (`DatenvonZUGFeRD-Rechnungen`, `Währung:EUR`, `SELLER_NAME`).
 
 Single characters other than digits (`&`, `-`, `|`, `€`, `a`) are neutral: real text
@@ -36,6 +39,32 @@ _CONSONANT_RUN = re.compile(r"[^\W\d_aeiouyäöüáéíóúàèìòùâêîôû�
 _CODE = re.compile(r"[+\-\u2212]?[\w.,:/\-'%+#€$£]*\d[\w.,:/\-'%+#€$£]*")
 _PREFIXED_NUMBER = re.compile(r"[^\W\d_]{1,6}[\-/.#:]?\d[\d\-/.]*")
 _ACRONYM = re.compile(r"[A-ZÄÖÜ]{2,5}")
+# Business abbreviations without a vowel.
+_ABBREVIATIONS = frozenset(
+    [
+        "nr",
+        "str",
+        "gmbh",
+        "mbh",
+        "zzgl",
+        "bzgl",
+        "ggf",
+        "kfz",
+        "pkw",
+        "hr",
+        "frl",
+        "dr",
+        "mr",
+        "mrs",
+        "ms",
+        "ltd",
+        "pty",
+        "st",
+        "jr",
+        "sr",
+        "tsd",
+    ]
+)
 # Text layers glue words ("DatenvonZUGFeRD-Rechnungen", "Währung:EUR", "SELLER_NAME"):
 # such a token is judged by its parts.
 _JOINT = re.compile(r"[_@/:=;,()\[\]#+|]+|(?<=[a-zäöüß])(?=[A-ZÄÖÜ])")
@@ -76,13 +105,21 @@ def token_verdict(raw: str) -> bool | None:
     parts = [part for part in _JOINT.split(token) if part and part.strip(_STRIP)]
     if len(parts) < 2:
         return False
-    verdicts = [token_verdict(part) for part in parts]
+    verdicts = [_part_verdict(part) for part in parts]
     counted = [verdict for verdict in verdicts if verdict is not None]
     return bool(counted) and sum(counted) * 2 >= len(counted)
 
 
+def _part_verdict(part: str) -> bool | None:
+    """Glued words have parts of some length; two letters between joints are noise
+    (`tHeSe` is no glued word)."""
+    if len(part.strip(_STRIP)) == 2 and not part.isdigit():
+        return False
+    return token_verdict(part)
+
+
 def _is_word(token: str) -> bool:
-    if _ACRONYM.fullmatch(token):
+    if _ACRONYM.fullmatch(token) or token.lower().rstrip(".") in _ABBREVIATIONS:
         return True
     if not _WORD.fullmatch(token):
         return False
@@ -91,10 +128,12 @@ def _is_word(token: str) -> bool:
         return False
     if _CONSONANT_RUN.search(token):
         return False
-    return _case_changes(letters) <= 2
+    return all(_case_changes(part) <= 2 for part in re.split("[-'\u2019.]", token))
 
 
-def _case_changes(letters: list[str]) -> int:
+def _case_changes(part: str) -> int:
+    """Changes between lower and upper case after the first letter (`McDonald` 2)."""
+    letters = [char for char in part if char.isalpha()]
     return sum(1 for a, b in itertools.pairwise(letters[1:]) if a.islower() != b.islower())
 
 

@@ -183,9 +183,20 @@ def _date_from(match: re.Match[str], month_first: bool) -> date | None:
 
 # --- identifiers -----------------------------------------------------------------------
 
-# Banks group IBANs irregularly ("FR76 10107 00245 ..."); the checksum decides the end.
-_IBAN = re.compile(r"\b([A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30})\b")
+# Banks group IBANs irregularly ("FR76 10107 00245 ..."), and layout or OCR text may
+# widen a gap to two spaces; the checksum decides the end.
+_IBAN = re.compile(r"\b([A-Z]{2}\d{2}(?: {0,2}[A-Z0-9]){11,30})\b")
 _BIC = re.compile(r"\b([A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)\b")
+
+
+IBAN_LENGTHS = {
+    "AT": 20, "BE": 16, "BG": 22, "CH": 21, "CY": 28, "CZ": 24, "DE": 22, "DK": 18,
+    "EE": 20, "ES": 24, "FI": 18, "FR": 27, "GB": 22, "GR": 27, "HR": 21, "HU": 28,
+    "IE": 22, "IS": 26, "IT": 27, "LI": 21, "LT": 20, "LU": 20, "LV": 21, "MC": 27,
+    "MT": 31, "NL": 18, "NO": 15, "PL": 28, "PT": 25, "RO": 24, "SE": 24, "SI": 19,
+    "SK": 24,
+}  # fmt: skip
+"""IBAN lengths of the SEPA countries (ISO 13616 registry)."""
 
 
 def iban_valid(candidate: str) -> bool:
@@ -209,7 +220,13 @@ def find_ibans(text: str) -> list[str]:
 
 
 def _longest_valid_prefix(candidate: str) -> str | None:
+    """The IBAN at the start of `candidate`: of its country's length when the country is
+    known (a following word can pass the checksum by chance: one in 97), else the
+    longest prefix with a valid checksum."""
     compact = re.sub(r"\s", "", candidate)
+    length = IBAN_LENGTHS.get(compact[:2])
+    if length is not None:
+        return compact[:length] if iban_valid(compact[:length]) else None
     for end in range(len(compact), 14, -1):
         if iban_valid(compact[:end]):
             return compact[:end]

@@ -20,11 +20,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 from processors.bank_statement import best_reading, parse, statement_data
 from processors.pdf_invoice import extract_invoice, joined
 from processors.pdf_text import PdfText, read_pdf_text
+from tests.processors.conftest import CORPUS, MANIFEST
 from tests.processors.generated_docs import (
     SAMPLE_INVOICE,
     SAMPLE_STATEMENT,
@@ -147,6 +149,36 @@ def statement_fields(pdf_text: PdfText, spec: StatementSpec) -> dict[str, bool]:
     return fields
 
 
+def corpus_invoice_fields(text: str, truth: dict[str, str | None]) -> dict[str, bool]:
+    """The hand-read fields of a real invoice (tests/processors/corpus_truth.json)."""
+    read = extract_invoice(text)[0].to_dict()
+    got = {**read, **read["totals"]}
+    return {field: got[field] == expected for field, expected in truth.items()}
+
+
+def corpus_documents() -> list[tuple[str, bytes, Callable[[PdfText], dict[str, bool]]]]:
+    """The corpus' plain invoices, one per distinct invoice (the Mustang sample comes in
+    several PDF flavours); empty without the corpus."""
+    if not MANIFEST.is_file():
+        return []
+    truth = json.loads((Path(__file__).parent / "corpus_truth.json").read_text("utf-8"))
+    made: list[tuple[str, bytes, Callable[[PdfText], dict[str, bool]]]] = []
+    seen: set[str] = set()
+    for row in (json.loads(line) for line in MANIFEST.read_text().splitlines() if line):
+        expected = truth["invoices"].get(Path(row["file"]).name)
+        if row["expected"] != "plain_invoice" or expected is None or expected["number"] in seen:
+            continue
+        seen.add(expected["number"])
+        made.append(
+            (
+                f"corpus:{Path(row['file']).stem}",
+                (CORPUS / row["file"]).read_bytes(),
+                lambda text, e=expected: corpus_invoice_fields(joined(text), e),  # type: ignore[misc]
+            )
+        )
+    return made
+
+
 def documents() -> list[tuple[str, bytes, Callable[[PdfText], dict[str, bool]]]]:
     made: list[tuple[str, bytes, Callable[[PdfText], dict[str, bool]]]] = []
     for number, spec in enumerate(INVOICES):
@@ -189,10 +221,14 @@ def read_scan(
     )
 
 
-def calibrate(grades: tuple[ScanGrade, ...] = GRADES) -> list[Reading]:
+def calibrate(
+    grades: tuple[ScanGrade, ...] = GRADES, corpus_grades: tuple[ScanGrade, ...] = GRADES[:6]
+) -> list[Reading]:
+    """Generated documents in every grade; the corpus' real invoices (other fonts and
+    layouts) in the grades where the threshold falls."""
     readings = []
-    for seed, (name, pdf, score) in enumerate(documents()):
-        for grade in grades:
+    for seed, (name, pdf, score) in enumerate(documents() + corpus_documents()):
+        for grade in grades if not name.startswith("corpus:") else corpus_grades:
             readings.append(read_scan(name, pdf, score, grade, seed))
             print(readings[-1], file=sys.stderr)
     return readings
@@ -220,22 +256,49 @@ def table(readings: list[Reading]) -> list[dict[str, Any]]:
     return rows
 
 
+CONFIDENCE_BANDS = ((0, 50), (50, 60), (60, 70), (70, 80), (80, 90), (90, 101))
+
+
+def by_confidence(readings: list[Reading]) -> list[dict[str, Any]]:
+    """Field accuracy per band of OCR mean confidence: where the gate goes."""
+    rows = []
+    for low, high in CONFIDENCE_BANDS:
+        band = [r for r in readings if low <= r.confidence < high]
+        if band:
+            rows.append(
+                {
+                    "confidence": f"{low}-{min(high, 100)}",
+                    "documents": len(band),
+                    "fieldsRight": round(
+                        sum(r.fields_right for r in band) / sum(r.fields for r in band), 3
+                    ),
+                    "documentsExact": sum(r.exact for r in band),
+                    "recognisedMin": round(min(r.recognised for r in band), 3),
+                }
+            )
+    return rows
+
+
+def _print(rows: list[dict[str, Any]]) -> None:
+    header = list(rows[0])
+    print(" | ".join(header))
+    for row in rows:
+        print(" | ".join(str(row[key]) for key in header))
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--json", help="write every reading and the table here")
     args = parser.parse_args(argv)
     readings = calibrate()
-    rows = table(readings)
-    header = (
-        "grade", "documents", "confidenceMin", "confidenceMedian", "recognisedMin",
-        "recognisedMedian", "fieldsRight", "documentsExact", "secondsMedian",
-    )  # fmt: skip
-    print(" | ".join(header))
-    for row in rows:
-        print(" | ".join(str(row[key]) for key in header))
+    rows, bands = table(readings), by_confidence(readings)
+    _print(rows)
+    print()
+    _print(bands)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
-            json.dump({"table": rows, "readings": [r.__dict__ for r in readings]}, out, indent=2)
+            readings_json = [r.__dict__ for r in readings]
+            json.dump({"grades": rows, "bands": bands, "readings": readings_json}, out, indent=2)
     return 0
 
 

@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass
 
 import pypdfium2 as pdfium
+from fpdf import FPDF
 from PIL import Image, ImageChops, ImageFilter
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import DecodedStreamObject, NameObject
@@ -39,24 +40,20 @@ GRADES: tuple[ScanGrade, ...] = (
     ScanGrade("g2-fair", 150, 1.0, 0.5, 40, 0.001, 70),
     ScanGrade("g3-worn", 120, 1.5, 0.6, 60, 0.002, 60),
     ScanGrade("g4-tired", 110, 1.75, 0.65, 70, 0.003, 55),
-    ScanGrade("g4.5-weary", 105, 1.9, 0.68, 75, 0.0035, 52),
-    ScanGrade("g5-poor", 100, 2.0, 0.7, 80, 0.004, 50),
-    ScanGrade("g6-bad", 90, 2.25, 0.75, 90, 0.006, 45),
-    ScanGrade("g7-worse", 80, 2.5, 0.8, 100, 0.008, 40),
-    ScanGrade("g8-awful", 60, 3.0, 1.0, 120, 0.015, 35),
-    ScanGrade("g9-illegible", 45, 4.0, 1.6, 160, 0.06, 25),
+    ScanGrade("g5-weary", 105, 1.9, 0.68, 75, 0.0035, 52),
+    ScanGrade("g6-grainy", 100, 2.0, 0.7, 80, 0.004, 50),
+    ScanGrade("g7-spotty", 95, 2.1, 0.72, 85, 0.005, 48),
+    ScanGrade("g8-poor", 90, 2.25, 0.75, 90, 0.006, 45),
+    ScanGrade("g9-bad", 80, 2.5, 0.8, 100, 0.008, 40),
+    ScanGrade("g10-awful", 70, 3.0, 1.0, 120, 0.015, 35),
+    ScanGrade("g11-illegible", 45, 4.0, 1.6, 160, 0.06, 25),
 )
 GRADE = {grade.name: grade for grade in GRADES}
 
 
 def scan(pdf: bytes, grade: ScanGrade, seed: int = 7) -> bytes:
     """The PDF as a scan of the given grade: image-only pages, no text layer."""
-    rng = random.Random(seed)
-    document = pdfium.PdfDocument(pdf)
-    try:
-        pages = [_degrade(_render(page, grade.dpi), grade, rng) for page in document]
-    finally:
-        document.close()
+    pages = scanned_pages(pdf, grade, seed)
     out = io.BytesIO()
     pages[0].save(
         out,
@@ -83,11 +80,35 @@ def _degrade(image: Image.Image, grade: ScanGrade, rng: random.Random) -> Image.
         scaled = noise.point(lambda value: value * grade.noise // 255)
         image = ImageChops.add(image, scaled, scale=1.0, offset=-grade.noise // 2)
     if grade.speckles:
-        threshold = int(grade.speckles * 255)
-        field = Image.frombytes("L", image.size, rng.randbytes(image.width * image.height))
-        dark = field.point(lambda value: 0 if value < threshold else 255)
-        image = ImageChops.darker(image, dark)
+        pixels = image.width * image.height
+        dark = bytearray(b"\xff" * pixels)
+        for _ in range(round(grade.speckles * pixels)):
+            dark[rng.randrange(pixels)] = 0
+        image = ImageChops.darker(image, Image.frombytes("L", image.size, bytes(dark)))
     return image
+
+
+def scanned_pages(pdf: bytes, grade: ScanGrade, seed: int = 7) -> list[Image.Image]:
+    rng = random.Random(seed)
+    document = pdfium.PdfDocument(pdf)
+    try:
+        return [_degrade(_render(page, grade.dpi), grade, rng) for page in document]
+    finally:
+        document.close()
+
+
+def stamped_scan(pdf: bytes, grade: ScanGrade, stamp: str) -> bytes:
+    """A scan with a line of real text drawn over each page (a page number or an
+    archive stamp added by software): a text layer that holds almost nothing."""
+    out = FPDF(format="A4")
+    out.set_auto_page_break(auto=False)
+    out.set_font("helvetica", size=8)
+    for image in scanned_pages(pdf, grade):
+        out.add_page()
+        out.image(image, x=0, y=0, w=210, h=297)
+        out.set_xy(150, 285)
+        out.cell(50, 5, stamp)
+    return bytes(out.output())
 
 
 def image_only_pdf(images: list[Image.Image], dpi: int = 150) -> bytes:
