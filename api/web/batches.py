@@ -14,9 +14,9 @@ from api.web.auth import CurrentUser
 from api.web.inbox import result_links
 from api.web.paging import decode_cursor, encode_cursor
 from api.web.render import not_found_page, render
-from storage.models import Batch, Upload
+from storage.models import Batch
 from storage.repositories import batches as batch_repo
-from storage.repositories.uploads import InboxRow
+from storage.repositories.upload_views import batch_views, status_counts
 from storage.states import BatchStatus, UnpackState, derive_batch_status
 
 router = APIRouter(include_in_schema=False)
@@ -65,21 +65,6 @@ def _parse_id(text: str) -> uuid.UUID | None:
         return None
 
 
-def _row(upload: Upload) -> InboxRow:
-    return InboxRow(
-        upload.id,
-        upload.batch_id,
-        upload.external_id,
-        upload.file_name,
-        upload.document_type,
-        upload.status,
-        upload.error_code,
-        upload.error_message,
-        upload.result_id,
-        upload.created_at,
-    )
-
-
 @router.get("/app/batches/{batch_id}", response_class=HTMLResponse)
 def batch_page(
     batch_id: str, request: Request, user: CurrentUser, services: ServicesDep
@@ -89,10 +74,8 @@ def batch_page(
         batch = batch_repo.get_batch(session, user.company_id, parsed) if parsed else None
         if batch is None:
             return not_found_page(request, user)
-        uploads = batch_repo.uploads_of(session, batch.id)
-        rows = [_row(upload) for upload in uploads]
-        links = result_links(session, rows)
-    counts = batch_repo.status_counts(uploads)
+        rows = batch_views(session, batch.id)
+    counts = status_counts(row.status for row in rows)
     status = derive_batch_status(UnpackState(batch.unpack_state), counts)
     return render(
         request,
@@ -103,6 +86,6 @@ def batch_page(
         status=status,
         counts=counts,
         rows=rows,
-        result_links=links,
+        result_links=result_links(rows),
         refresh_seconds=REFRESH_SECONDS if status is BatchStatus.PROCESSING else None,
     )

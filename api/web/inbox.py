@@ -12,7 +12,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from sqlalchemy.orm import Session
 
-from api.deps import Services, ServicesDep
+from api.deps import ServicesDep
 from api.web.auth import CurrentUser
 from api.web.paging import decode_cursor, encode_cursor
 from api.web.render import render
@@ -20,8 +20,7 @@ from api.web.result_views import RESULT_TYPE_LABELS
 from processors.base import DocumentType
 from storage.links import RESULT_PATHS
 from storage.repositories import batches as batch_repo
-from storage.repositories import uploads as upload_repo
-from storage.repositories.uploads import InboxFilter, InboxRow, PageCursor
+from storage.repositories.upload_views import InboxFilter, PageCursor, UploadView, inbox_page
 from storage.states import UploadStatus
 
 router = APIRouter(include_in_schema=False)
@@ -90,7 +89,7 @@ def _midnight(day: date) -> datetime:
 
 @dataclass(frozen=True)
 class InboxPage:
-    rows: list[InboxRow]
+    rows: list[UploadView]
     newer_url: str | None
     older_url: str | None
 
@@ -101,19 +100,18 @@ def _page_url(raw: dict[str, str], **cursor: str) -> str:
 
 
 def load_page(
-    company_id: uuid.UUID, query: InboxQuery, params: dict[str, str], services: Services
+    session: Session, company_id: uuid.UUID, query: InboxQuery, params: dict[str, str]
 ) -> InboxPage:
     older = decode_cursor(params.get("after"))
     newer = None if older else decode_cursor(params.get("before"))
-    with services.db.read_session() as session:
-        rows = upload_repo.inbox_page(
-            session,
-            company_id,
-            query.filters,
-            PAGE_SIZE + 1,
-            older_than=PageCursor(*older) if older else None,
-            newer_than=PageCursor(*newer) if newer else None,
-        )
+    rows = inbox_page(
+        session,
+        company_id,
+        query.filters,
+        PAGE_SIZE + 1,
+        older_than=PageCursor(*older) if older else None,
+        newer_than=PageCursor(*newer) if newer else None,
+    )
     if newer is not None:
         has_newer, has_older = len(rows) > PAGE_SIZE, True
         rows = rows[1:] if has_newer else rows
@@ -139,23 +137,23 @@ class ResultLink:
     label: str  # what the upload was read as: an `auto` upload's type shows here
 
 
-def result_links(session: Session, rows: Sequence[InboxRow]) -> dict[uuid.UUID, ResultLink]:
+def result_links(rows: Sequence[UploadView]) -> dict[uuid.UUID, ResultLink]:
     """Where each completed row's result opens (storage.links.RESULT_PATHS)."""
-    ids = {row.result_id for row in rows if row.result_id and row.status == "completed"}
-    types = upload_repo.result_types(session, ids)
-    return {
-        rid: ResultLink(f"/app/{RESULT_PATHS[rtype]}/{rid}", RESULT_TYPE_LABELS.get(rtype, rtype))
-        for rid, rtype in types.items()
-    }
+    links = {}
+    for row in rows:
+        rid, rtype = row.result_id, row.result_type
+        if row.status == "completed" and rid and rtype:
+            path, label = RESULT_PATHS[rtype], RESULT_TYPE_LABELS.get(rtype, rtype)
+            links[rid] = ResultLink(f"/app/{path}/{rid}", label)
+    return links
 
 
 @router.get("/app/uploads", response_class=HTMLResponse)
 def inbox(request: Request, user: CurrentUser, services: ServicesDep) -> HTMLResponse:
     params = dict(request.query_params)
     query = parse_filters(params)
-    page = load_page(user.company_id, query, params, services)
     with services.db.read_session() as session:
-        links = result_links(session, page.rows)
+        page = load_page(session, user.company_id, query, params)
         batch_names = batch_repo.file_names(
             session, user.company_id, {row.batch_id for row in page.rows if row.batch_id}
         )
@@ -168,7 +166,7 @@ def inbox(request: Request, user: CurrentUser, services: ServicesDep) -> HTMLRes
         query=query,
         statuses=[s.value for s in UploadStatus],
         document_types=[t.value for t in DocumentType],
-        result_links=links,
+        result_links=result_links(page.rows),
         batch_names=batch_names,
         first_page_url=_page_url(query.raw),
     )

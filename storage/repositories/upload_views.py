@@ -1,6 +1,6 @@
-"""What polling reads: the columns an upload resource shows, in one query with its
-result's type. No ORM objects and no result data (invoice JSON can be large), so a
-batch of 100 uploads is one cheap query."""
+"""What polling and the web's upload lists read: the columns an upload resource shows, in
+one query with its result's type. No ORM objects and no result data (invoice JSON can be
+large), so a batch of 100 uploads or an inbox page is one cheap query."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, select
+from sqlalchemy import Select, or_, select
 from sqlalchemy.orm import Session
 
-from storage.models import Result, Upload
+from storage.models import Batch, Result, Upload
 from storage.states import UploadStatus
 
 
@@ -82,6 +82,69 @@ def view_of(session: Session, upload: Upload) -> UploadView:
 
 def batch_views(session: Session, batch_id: uuid.UUID) -> list[UploadView]:
     statement = _views().where(Upload.batch_id == batch_id).order_by(Upload.position, Upload.id)
+    return [UploadView(*row) for row in session.execute(statement)]
+
+
+# The web application's inbox: newest first, keyset paging on (created_at, id), so a deep
+# page costs what the first one does. The filters match the company-scoped indexes.
+
+
+@dataclass(frozen=True, slots=True)
+class InboxFilter:
+    status: str | None = None
+    document_type: str | None = None
+    batch_id: uuid.UUID | None = None
+    created_from: datetime | None = None  # inclusive
+    created_before: datetime | None = None  # exclusive
+
+
+@dataclass(frozen=True, slots=True)
+class PageCursor:
+    created_at: datetime
+    id: uuid.UUID
+
+
+def inbox_page(
+    session: Session,
+    company_id: uuid.UUID,
+    filters: InboxFilter,
+    limit: int,
+    older_than: PageCursor | None = None,
+    newer_than: PageCursor | None = None,
+) -> list[UploadView]:
+    """Up to `limit` uploads, newest first: the newest ones, those just older than a
+    cursor (next page) or just newer (previous page)."""
+    if filters.batch_id:
+        # A batch has at most a few hundred uploads: find them by the batch index, not by
+        # scanning the company's uploads for the batch (SQLite would choose the latter).
+        own_batch = select(Batch.id).where(
+            Batch.id == filters.batch_id, Batch.company_id == company_id
+        )
+        statement = _views().where(Upload.batch_id.in_(own_batch))
+    else:
+        statement = _views().where(Upload.company_id == company_id)
+    if filters.status:
+        statement = statement.where(Upload.status == filters.status)
+    if filters.document_type:
+        statement = statement.where(Upload.document_type == filters.document_type)
+    if filters.created_from:
+        statement = statement.where(Upload.created_at >= filters.created_from)
+    if filters.created_before:
+        statement = statement.where(Upload.created_at < filters.created_before)
+    if newer_than is not None:
+        # The range on created_at alone is what the index serves; id breaks ties.
+        statement = statement.where(
+            Upload.created_at >= newer_than.created_at,
+            or_(Upload.created_at > newer_than.created_at, Upload.id > newer_than.id),
+        ).order_by(Upload.created_at, Upload.id)
+        rows = [UploadView(*row) for row in session.execute(statement.limit(limit))]
+        return rows[::-1]
+    if older_than is not None:
+        statement = statement.where(
+            Upload.created_at <= older_than.created_at,
+            or_(Upload.created_at < older_than.created_at, Upload.id < older_than.id),
+        )
+    statement = statement.order_by(Upload.created_at.desc(), Upload.id.desc()).limit(limit)
     return [UploadView(*row) for row in session.execute(statement)]
 
 

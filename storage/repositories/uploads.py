@@ -1,13 +1,11 @@
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
-from datetime import datetime
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from storage.models import Batch, Result, StatusChange, Upload
+from storage.models import Result, StatusChange, Upload
 from storage.states import UploadStatus
 
 
@@ -84,101 +82,3 @@ def history(session: Session, upload_id: uuid.UUID) -> list[StatusChange]:
         select(StatusChange).where(StatusChange.upload_id == upload_id).order_by(StatusChange.id)
     )
     return list(session.scalars(statement))
-
-
-# The web application's inbox: newest first, keyset paging on (created_at, id), so a deep
-# page costs what the first one does. The filters match the company-scoped indexes.
-
-
-@dataclass(frozen=True, slots=True)
-class InboxFilter:
-    status: str | None = None
-    document_type: str | None = None
-    batch_id: uuid.UUID | None = None
-    created_from: datetime | None = None  # inclusive
-    created_before: datetime | None = None  # exclusive
-
-
-@dataclass(frozen=True, slots=True)
-class PageCursor:
-    created_at: datetime
-    id: uuid.UUID
-
-
-@dataclass(frozen=True, slots=True)
-class InboxRow:
-    id: uuid.UUID
-    batch_id: uuid.UUID | None
-    external_id: str | None
-    file_name: str
-    document_type: str
-    status: str
-    error_code: str | None
-    error_message: str | None
-    result_id: uuid.UUID | None
-    created_at: datetime
-
-
-_INBOX_COLUMNS = (
-    Upload.id,
-    Upload.batch_id,
-    Upload.external_id,
-    Upload.file_name,
-    Upload.document_type,
-    Upload.status,
-    Upload.error_code,
-    Upload.error_message,
-    Upload.result_id,
-    Upload.created_at,
-)
-
-
-def inbox_page(
-    session: Session,
-    company_id: uuid.UUID,
-    filters: InboxFilter,
-    limit: int,
-    older_than: PageCursor | None = None,
-    newer_than: PageCursor | None = None,
-) -> list[InboxRow]:
-    """Up to `limit` uploads, newest first: the newest ones, those just older than a
-    cursor (next page) or just newer (previous page)."""
-    if filters.batch_id:
-        # A batch has at most a few hundred uploads: find them by the batch index, not by
-        # scanning the company's uploads for the batch (SQLite would choose the latter).
-        own_batch = select(Batch.id).where(
-            Batch.id == filters.batch_id, Batch.company_id == company_id
-        )
-        statement = select(*_INBOX_COLUMNS).where(Upload.batch_id.in_(own_batch))
-    else:
-        statement = select(*_INBOX_COLUMNS).where(Upload.company_id == company_id)
-    if filters.status:
-        statement = statement.where(Upload.status == filters.status)
-    if filters.document_type:
-        statement = statement.where(Upload.document_type == filters.document_type)
-    if filters.created_from:
-        statement = statement.where(Upload.created_at >= filters.created_from)
-    if filters.created_before:
-        statement = statement.where(Upload.created_at < filters.created_before)
-    if newer_than is not None:
-        # The range on created_at alone is what the index serves; id breaks ties.
-        statement = statement.where(
-            Upload.created_at >= newer_than.created_at,
-            or_(Upload.created_at > newer_than.created_at, Upload.id > newer_than.id),
-        ).order_by(Upload.created_at, Upload.id)
-        rows = [InboxRow(**row._mapping) for row in session.execute(statement.limit(limit))]
-        return rows[::-1]
-    if older_than is not None:
-        statement = statement.where(
-            Upload.created_at <= older_than.created_at,
-            or_(Upload.created_at < older_than.created_at, Upload.id < older_than.id),
-        )
-    statement = statement.order_by(Upload.created_at.desc(), Upload.id.desc()).limit(limit)
-    return [InboxRow(**row._mapping) for row in session.execute(statement)]
-
-
-def result_types(session: Session, result_ids: set[uuid.UUID]) -> dict[uuid.UUID, str]:
-    if not result_ids:
-        return {}
-    rows = session.execute(select(Result.id, Result.type).where(Result.id.in_(result_ids)))
-    return {result_id: result_type for result_id, result_type in rows}
