@@ -70,13 +70,6 @@ def get_result(session: Session, result_id: uuid.UUID) -> Result | None:
     return session.get(Result, result_id)
 
 
-def results_by_id(session: Session, result_ids: set[uuid.UUID]) -> dict[uuid.UUID, Result]:
-    if not result_ids:
-        return {}
-    rows = session.scalars(select(Result).where(Result.id.in_(result_ids)))
-    return {row.id: row for row in rows}
-
-
 def history(session: Session, upload_id: uuid.UUID) -> list[StatusChange]:
     statement = (
         select(StatusChange).where(StatusChange.upload_id == upload_id).order_by(StatusChange.id)
