@@ -305,25 +305,28 @@ def _issue_date(lines: list[str], month_first: bool) -> date | None:
     """The invoice-date label first, then any date label (not a due or order date),
     then the first date printed."""
     for label in _ISSUE_LABELS:
+        in_column = _date_in_column(lines, label, month_first, (_DUE_LABEL, _OTHER_DATE))
+        if in_column is not None:
+            return in_column
         for index, value in labelled(lines, label):
             if _DUE_LABEL.search(lines[index]) or _OTHER_DATE.search(lines[index]):
                 continue
             dates = find_dates(value, month_first)
             if dates:
                 return dates[0].value
-        in_column = _date_in_column(lines, label, month_first, (_DUE_LABEL, _OTHER_DATE))
-        if in_column is not None:
-            return in_column
     dates = find_dates("\n".join(lines), month_first)
     return dates[0].value if dates else None
 
 
 def _due_date(lines: list[str], month_first: bool) -> date | None:
+    in_column = _date_in_column(lines, _DUE_LABEL, month_first, ())
+    if in_column is not None:
+        return in_column
     for _, value in labelled(lines, _DUE_LABEL):
         dates = find_dates(value, month_first)
         if dates:
             return dates[0].value
-    return _date_in_column(lines, _DUE_LABEL, month_first, ())
+    return None
 
 
 def _date_in_column(
@@ -333,12 +336,14 @@ def _date_in_column(
     not_labels: tuple[re.Pattern[str], ...],
 ) -> date | None:
     """A header row naming the date's column ("Invoice Date:   Due Date:   Reference:")
-    with the date right under it."""
+    with the date right under it. The cell must be the label alone: a cell with its
+    value in it ("Date: 09.01.2015") is read on its line."""
     for index, line in enumerate(lines):
         if not is_header_row(line, minimum=2):
             continue
         for cell in cells(line):
-            if not label.search(cell.text) or any(n.search(cell.text) for n in not_labels):
+            name = cell.text.rstrip(":# ")
+            if not label.fullmatch(name) or any(n.search(name) for n in not_labels):
                 continue
             dates = find_dates(cell_below(lines, index, cell) or "", month_first)
             if dates:

@@ -1,6 +1,6 @@
 """Invoices and bank statements rendered to PDF (fpdf2) from known data.
 
-Two layouts and two languages/number formats each, so tests can compare what the
+Several layouts, languages and number formats, so tests can compare what the
 processors read field by field with the data the PDF was made from.
 """
 
@@ -208,6 +208,45 @@ def english_invoice(spec: InvoiceSpec) -> bytes:
     doc.row([("Total", 120, "L"), (f"{spec.currency} {english_amount(spec.gross)}", 40, "R")])
     doc.gap()
     doc.line(f"IBAN: {spec.iban}   BIC / SWIFT: {spec.bic}")
+    return doc.bytes()
+
+
+def table_invoice(spec: InvoiceSpec) -> bytes:
+    """Everything in tables: a header row with the number and dates under their
+    labels, and line, VAT and total columns whose last row holds the totals."""
+    doc = _Pdf()
+    doc.line(spec.seller, bold=True)
+    doc.line(f"{spec.seller_street}, {spec.seller_city}")
+    doc.line(f"Invoice to: {spec.buyer}")
+    doc.gap()
+    widths = (35, 40, 40, 40)
+    header = ("Customer", "Invoice", "Invoice date", "Due date")
+    values = ("K-4711", spec.number, f"{spec.issue_date:%d.%m.%Y}", f"{spec.due_date:%d.%m.%Y}")
+    doc.row([(text, width, "L") for text, width in zip(header, widths, strict=True)])
+    doc.row([(text, width, "L") for text, width in zip(values, widths, strict=True)])
+    doc.gap()
+    doc.line(f"All amounts in {spec.currency}")
+    columns = (("Description", 50, "L"), ("VAT %", 20, "R"), ("Net", 35, "R"))
+    doc.row([*columns, ("VAT", 30, "R"), ("Total", 35, "R")])
+    for index, row in enumerate(spec.vat_rows, start=1):
+        amounts = (row.net, row.tax, row.net + row.tax)
+        doc.row(
+            [
+                (f"Leistung {index}", 50, "L"),
+                (f"{row.rate}%", 20, "R"),
+                *[(german_amount(a), w, "R") for a, w in zip(amounts, (35, 30, 35), strict=True)],
+            ]
+        )
+    sums = (spec.net, spec.vat, spec.gross)
+    doc.row(
+        [
+            ("Sum", 70, "L"),
+            *[(german_amount(a), w, "R") for a, w in zip(sums, (35, 30, 35), strict=True)],
+        ]
+    )
+    doc.gap()
+    doc.line(f"VAT ID {spec.seller_vat_id}")
+    doc.line(f"IBAN {group_iban(spec.iban)}   BIC {spec.bic}")
     return doc.bytes()
 
 

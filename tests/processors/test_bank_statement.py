@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from datetime import date
 from decimal import Decimal
@@ -10,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from processors.bank_statement import BankStatementProcessor
+from processors.bank_statement import BankStatementProcessor, parse
 from processors.base import DocumentType, FailureCode, FileKind, ProcessingError, ResultType
 from tests.processors.conftest import context, manifest_rows, row_id
 from tests.processors.generated_docs import (
@@ -130,6 +131,24 @@ def test_corpus_bank_statement(row: dict[str, Any], corpus: Path) -> None:
         assert data["reconciled"] is reconciles
 
 
+STATEMENT_TRUTH: dict[str, dict[str, Any]] = json.loads(
+    (Path(__file__).parent / "corpus_truth.json").read_text(encoding="utf-8")
+)["statements"]
+
+
+@pytest.mark.parametrize("row", manifest_rows("bank_statement"), ids=row_id)
+def test_corpus_statement_every_printed_transaction_found_and_reconciled(
+    row: dict[str, Any], corpus: Path
+) -> None:
+    truth = STATEMENT_TRUTH[Path(row["file"]).name]
+    data = _read((corpus / row["file"]).read_bytes())
+    assert len(data["transactions"]) == truth["transactions"]
+    assert data["statement"]["openingBalance"] == truth["openingBalance"]
+    assert data["statement"]["closingBalance"] == truth["closingBalance"]
+    assert data["reconciled"] is True
+    assert data["source"] == {"container": "pdf", "method": "text"}
+
+
 @pytest.mark.parametrize("row", manifest_rows("plain_pdf", "plain_invoice")[:4], ids=row_id)
 def test_corpus_non_statements_are_refused(row: dict[str, Any], corpus: Path) -> None:
     with pytest.raises(ProcessingError) as raised:
@@ -138,3 +157,22 @@ def test_corpus_non_statements_are_refused(row: dict[str, Any], corpus: Path) ->
         FailureCode.NOT_A_BANK_STATEMENT,
         FailureCode.NO_TRANSACTIONS_FOUND,
     )
+
+
+def test_amount_run_into_the_value_date_is_read() -> None:
+    """Some text layers draw the amount before the value date and booking text and run
+    them together (Postbank, page 2 of the corpus sample)."""
+    text = (
+        "Buchung  Wert  Vorgang/Buchungsinformation            Soll      Haben\n"
+        "28.01.                                        + 2.780,7028.01.Gutschr. SEPA\n"
+        "                  BEZUEGE PERS.NR. 70600170/01\n"
+        "29.01.                                        -  328,7529.01.SEPA Überw. Einzel\n"
+        "                  FINANZKASSE KOELN-SUED\n"
+    )
+    reading = parse(text)
+    assert [(t.booking, t.value, t.amount) for t in reading.transactions] == [
+        ("28.01.", "28.01.", Decimal("2780.70")),
+        ("29.01.", "29.01.", Decimal("-328.75")),
+    ]
+    assert reading.transactions[0].first_line == "Gutschr. SEPA"
+    assert reading.transactions[1].purpose == ["FINANZKASSE KOELN-SUED"]

@@ -29,10 +29,11 @@ from tests.processors.generated_docs import (
     VatRow,
     english_invoice,
     german_invoice,
+    table_invoice,
 )
 
 PROCESSOR = PdfTextInvoiceProcessor()
-LAYOUTS = {"german": german_invoice, "english": english_invoice}
+LAYOUTS = {"german": german_invoice, "english": english_invoice, "tables": table_invoice}
 SPECS = {
     "two_rates": SAMPLE_INVOICE,
     "one_rate_large": replace(
