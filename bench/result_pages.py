@@ -14,22 +14,16 @@ from __future__ import annotations
 
 import hashlib
 import random
-import statistics
-import tempfile
-import time
 import uuid
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from fastapi.testclient import TestClient
 from sqlalchemy import Engine, text
 
-from api.app import create_app
 from api.deps import Services
-from api.web.auth import SESSION_COOKIE
-from bench.webapp import _seed
+from bench.pages import measure_pages, run_on_engines
+from bench.webapp import UPLOADS, _seed
 from processors.base import CompanyProfile, DocumentType, ProcessingContext, ProcessingError
 from processors.pipeline import read_document
 from storage.db import Database
@@ -41,7 +35,6 @@ from storage.repositories import uploads as upload_repo
 from storage.repositories import work as work_repo
 from storage.settings import Environment, Settings
 from storage.states import UploadStatus
-from tests.support.databases import migrated_postgres, migrated_sqlite, postgres_reachable
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 CEN = "ConnectingEurope+eInvoicing-EN16931"
@@ -54,9 +47,6 @@ DOCUMENTS = {
     "invalid": (f"{CEN}/cii/examples/XRechnung-O.xml", "auto"),
 }
 DUPLICATES = 20
-WARMUP = 5
-REQUESTS = 60
-TARGET_P95_MS = 100.0
 
 
 def _book(
@@ -136,27 +126,6 @@ def _pages(
     }
 
 
-def _percentiles(samples: list[float]) -> dict[str, float]:
-    ordered = sorted(samples)
-    return {
-        "p50_ms": round(statistics.median(ordered), 1),
-        "p95_ms": round(ordered[int(0.95 * (len(ordered) - 1))], 1),
-        "max_ms": round(ordered[-1], 1),
-    }
-
-
-def _measure(client: TestClient, path: str) -> dict[str, Any]:
-    for _ in range(WARMUP):
-        assert client.get(path).status_code == 200, path
-    samples = []
-    for _ in range(REQUESTS):
-        began = time.perf_counter()
-        response = client.get(path)
-        samples.append((time.perf_counter() - began) * 1000)
-        assert response.status_code == 200, path
-    return {"path": path, **_percentiles(samples)}
-
-
 def _bench_database(engine: Engine, work: Path) -> dict[str, Any]:
     database = Database(engine)
     store = LocalDirStore(work / f"objects-{engine.dialect.name}")
@@ -175,39 +144,11 @@ def _bench_database(engine: Engine, work: Path) -> dict[str, Any]:
             connection.execute(text("ANALYZE"))
     settings = Settings(environment=Environment.TEST, var_dir=work / "var")
     services = Services(settings=settings, db=database, store=store)
-    measured = {}
-    with TestClient(create_app(services)) as client:
-        client.cookies.set(SESSION_COOKIE, web.token)
-        for name, path in pages.items():
-            measured[name] = _measure(client, path)
-    worst = max(page["p95_ms"] for page in measured.values())
-    return {
-        "uploads": 100_000,
-        "requests_per_page": REQUESTS,
-        "pages": measured,
-        "worst_p95_ms": worst,
-        "target_p95_ms": TARGET_P95_MS,
-        "meets_target": worst < TARGET_P95_MS,
-    }
-
-
-def _engines(work: Path) -> Iterator[tuple[str, Engine]]:
-    with migrated_sqlite(work) as engine:
-        yield "sqlite", engine
-    if postgres_reachable():
-        with migrated_postgres() as engine:
-            yield "postgres", engine
+    return {"uploads": UPLOADS, **measure_pages(services, web.token, pages)}
 
 
 def run() -> dict[str, Any]:
-    with tempfile.TemporaryDirectory(prefix="docintake-result-pages-") as tmp:
-        work = Path(tmp)
-        results: dict[str, Any] = {"measured": "server time per GET through the ASGI app"}
-        for name, engine in _engines(work):
-            results[name] = _bench_database(engine, work)
-        if "postgres" not in results:
-            results["postgres"] = "skipped: Postgres not reachable"
-        return results
+    return run_on_engines("docintake-result-pages-", _bench_database)
 
 
 if __name__ == "__main__":

@@ -5,37 +5,28 @@ pages, through the real ASGI app on SQLite and on Postgres. Target: p95 < 100 ms
 from __future__ import annotations
 
 import random
-import statistics
-import tempfile
 import time
 import uuid
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from fastapi.testclient import TestClient
 from sqlalchemy import Engine, insert, select, text
 
-from api.app import create_app
 from api.deps import Services
-from api.web.auth import SESSION_COOKIE
 from api.web.paging import encode_cursor
+from bench.pages import measure_pages, run_on_engines
 from storage.db import Database
 from storage.models import Batch, Result, Upload
 from storage.objectstore import LocalDirStore
 from storage.repositories import api_keys, companies, users, web_sessions
 from storage.settings import Environment, Settings
-from tests.support.databases import migrated_postgres, migrated_sqlite, postgres_reachable
 
 UPLOADS = 100_000
 BATCHES = 200  # of 100 uploads each; the other 80,000 are single uploads
 BATCH_SIZE = 100
 DAYS = 365
 CHUNK = 5_000
-WARMUP = 5
-REQUESTS = 60
-TARGET_P95_MS = 100.0
 
 STATUSES = ["completed"] * 70 + ["failed"] * 15 + ["queued"] * 5 + ["processing"] * 5
 STATUSES += ["deleted"] * 5
@@ -148,27 +139,6 @@ def _deep_cursor(engine: Engine, company_id: uuid.UUID, position: int) -> str:
     return encode_cursor(created_at, upload_id)
 
 
-def _percentiles(samples: list[float]) -> dict[str, float]:
-    ordered = sorted(samples)
-    return {
-        "p50_ms": round(statistics.median(ordered), 1),
-        "p95_ms": round(ordered[int(0.95 * (len(ordered) - 1))], 1),
-        "max_ms": round(ordered[-1], 1),
-    }
-
-
-def _measure(client: TestClient, path: str) -> dict[str, Any]:
-    for _ in range(WARMUP):
-        assert client.get(path).status_code == 200, path
-    samples = []
-    for _ in range(REQUESTS):
-        began = time.perf_counter()
-        response = client.get(path)
-        samples.append((time.perf_counter() - began) * 1000)
-        assert response.status_code == 200, path
-    return {"path": path, **_percentiles(samples)}
-
-
 def _pages(engine: Engine, company_id: uuid.UUID, batch_id: uuid.UUID) -> dict[str, str]:
     deep = _deep_cursor(engine, company_id, 90_000)
     return {
@@ -206,40 +176,16 @@ def _bench_database(engine: Engine, work: Path) -> dict[str, Any]:
             connection.execute(text("ANALYZE"))
     settings = Settings(environment=Environment.TEST, var_dir=work / "var")
     services = Services(settings=settings, db=database, store=LocalDirStore(work / "objects"))
-    pages = {}
-    with TestClient(create_app(services)) as client:
-        client.cookies.set(SESSION_COOKIE, web.token)
-        for name, path in _pages(engine, company.id, batch_id).items():
-            pages[name] = _measure(client, path)
-    worst = max(page["p95_ms"] for page in pages.values())
+    pages = _pages(engine, company.id, batch_id)
     return {
         "uploads": UPLOADS,
         "seed_seconds": round(seeded, 1),
-        "requests_per_page": REQUESTS,
-        "pages": pages,
-        "worst_p95_ms": worst,
-        "target_p95_ms": TARGET_P95_MS,
-        "meets_target": worst < TARGET_P95_MS,
+        **measure_pages(services, web.token, pages),
     }
 
 
-def _engines(work: Path) -> Iterator[tuple[str, Engine]]:
-    with migrated_sqlite(work) as engine:
-        yield "sqlite", engine
-    if postgres_reachable():
-        with migrated_postgres() as engine:
-            yield "postgres", engine
-
-
 def run() -> dict[str, Any]:
-    with tempfile.TemporaryDirectory(prefix="docintake-webapp-") as tmp:
-        work = Path(tmp)
-        results: dict[str, Any] = {"measured": "server time per GET through the ASGI app"}
-        for name, engine in _engines(work):
-            results[name] = _bench_database(engine, work)
-        if "postgres" not in results:
-            results["postgres"] = "skipped: Postgres not reachable"
-        return results
+    return run_on_engines("docintake-webapp-", _bench_database)
 
 
 if __name__ == "__main__":
