@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
@@ -12,7 +11,7 @@ from fastapi.responses import HTMLResponse
 from api.deps import ServicesDep
 from api.web.auth import CurrentUser
 from api.web.inbox import result_links
-from api.web.paging import decode_cursor, encode_cursor
+from api.web.paging import decode_cursor, encode_cursor, parse_id
 from api.web.render import not_found_page, render
 from storage.models import Batch
 from storage.repositories import batches as batch_repo
@@ -58,18 +57,11 @@ def batch_list(request: Request, user: CurrentUser, services: ServicesDep) -> HT
     )
 
 
-def _parse_id(text: str) -> uuid.UUID | None:
-    try:
-        return uuid.UUID(text)
-    except ValueError:
-        return None
-
-
 @router.get("/app/batches/{batch_id}", response_class=HTMLResponse)
 def batch_page(
     batch_id: str, request: Request, user: CurrentUser, services: ServicesDep
 ) -> HTMLResponse:
-    parsed = _parse_id(batch_id)
+    parsed = parse_id(batch_id)
     with services.db.read_session() as session:
         batch = batch_repo.get_batch(session, user.company_id, parsed) if parsed else None
         if batch is None:

@@ -1,4 +1,5 @@
-"""Keyset page cursors in URLs: microseconds since the epoch and the row id."""
+"""What the web's URLs carry: row ids in paths, and keyset page cursors (microseconds since
+the epoch and the row id)."""
 
 from __future__ import annotations
 
@@ -20,4 +21,12 @@ def decode_cursor(text: str | None) -> tuple[datetime, uuid.UUID] | None:
     try:
         return EPOCH + int(micros) * MICROSECOND, uuid.UUID(hex=row_id)
     except (ValueError, OverflowError):
+        return None
+
+
+def parse_id(raw: str) -> uuid.UUID | None:
+    """A row id from a path; None for text that is no UUID (the page answers 404)."""
+    try:
+        return uuid.UUID(raw)
+    except ValueError:
         return None

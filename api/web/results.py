@@ -5,7 +5,6 @@ ids answer the 404 page, like ids that do not exist."""
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -17,6 +16,7 @@ from api.deps import ServicesDep
 from api.web.auth import CsrfUser, CurrentUser, WebUser
 from api.web.downloads import content_disposition, media_type_of
 from api.web.invoice_views import invoice_view
+from api.web.paging import parse_id
 from api.web.render import error_page, not_found_page, render
 from api.web.result_views import document_view, result_header, upload_view
 from api.web.statement_views import payment_file_view, statement_view
@@ -30,13 +30,6 @@ from storage.repositories.web_results import NotRetryable, ResultLocked
 router = APIRouter(prefix="/app", include_in_schema=False)
 
 DOWNLOAD_CHUNK = 256 * 1024
-
-
-def parse_id(raw: str) -> uuid.UUID | None:
-    try:
-        return uuid.UUID(raw)
-    except ValueError:
-        return None
 
 
 # --- the upload page and retry ---------------------------------------------------------

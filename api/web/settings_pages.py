@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from typing import Annotated
 
 from fastapi import APIRouter, Form, Request
@@ -11,6 +10,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from api.deps import ServicesDep
 from api.web.auth import CsrfUser, CurrentUser, WebUser
 from api.web.master_data import LOCALES, MasterData, parse_master_data
+from api.web.paging import parse_id
 from api.web.render import not_found_page, render
 from storage.repositories import api_keys, companies
 
@@ -122,9 +122,8 @@ def create_api_key(
 def revoke_api_key(
     key_id: str, request: Request, user: CsrfUser, services: ServicesDep
 ) -> Response:
-    try:
-        parsed = uuid.UUID(key_id)
-    except ValueError:
+    parsed = parse_id(key_id)
+    if parsed is None:
         return not_found_page(request, user)
     with services.db.session() as session:
         if api_keys.get_api_key(session, user.company_id, parsed) is None:
