@@ -16,9 +16,8 @@ from api.deps import ServicesDep
 from api.web.auth import CurrentUser
 from api.web.paging import decode_cursor, encode_cursor
 from api.web.render import render
-from api.web.result_views import RESULT_TYPE_LABELS
+from api.web.result_views import RESULT_TYPE_LABELS, result_path
 from processors.base import DocumentType
-from storage.links import RESULT_PATHS
 from storage.repositories import batches as batch_repo
 from storage.repositories.upload_views import InboxFilter, PageCursor, UploadView, inbox_page
 from storage.states import UploadStatus
@@ -138,13 +137,12 @@ class ResultLink:
 
 
 def result_links(rows: Sequence[UploadView]) -> dict[uuid.UUID, ResultLink]:
-    """Where each completed row's result opens (storage.links.RESULT_PATHS)."""
+    """Where each completed row's result opens."""
     links = {}
     for row in rows:
-        rid, rtype = row.result_id, row.result_type
-        if row.status == "completed" and rid and rtype:
-            path, label = RESULT_PATHS[rtype], RESULT_TYPE_LABELS.get(rtype, rtype)
-            links[rid] = ResultLink(f"/app/{path}/{rid}", label)
+        if row.status == "completed" and row.result_id and row.result_type:
+            label = RESULT_TYPE_LABELS.get(row.result_type, row.result_type)
+            links[row.result_id] = ResultLink(result_path(row.result_type, row.result_id), label)
     return links
 
 
