@@ -183,6 +183,7 @@ def test_batch_page_shows_counts_and_uploads_and_refreshes_while_running(
     page = web_client.get(f"/app/batches/{finished}").text
     assert "http-equiv" not in page
     assert ">Completed</span>" in page
+    assert len(re.findall(r'href="/app/invoices/[0-9a-f-]{36}">Invoice<', page)) == 2
 
 
 def test_another_company_s_batch_is_not_found(
