@@ -164,6 +164,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     worker = start(args.processes)
+    # Before the warm-up (several seconds): a signal then stops the worker cleanly too.
     signal.signal(signal.SIGTERM, _interrupt_once)
     signal.signal(signal.SIGINT, _interrupt_once)
     try:

@@ -128,6 +128,7 @@ class Worker:
     def run(self, idle_seconds: float | None = None, max_seconds: float | None = None) -> None:
         """Run the loops until stopped, or until idle for `idle_seconds` / past
         `max_seconds` (the `serve-queue` flow's bounds; `docintake worker` has none)."""
+        self.env.executor.warm_up()
         loops = {
             "singles": self.singles_step,
             "batches": self.batch_step,
@@ -169,11 +170,11 @@ def warn_without_ocr(command: str) -> str | None:
 
 
 def start(processes: int | None = None) -> Worker:
+    """A worker for `docintake worker`; its reading processes warm up in `run`."""
     from storage.settings import get_settings
 
     warn_without_ocr(get_settings().ocr_command)
     env = runtime.build_env(get_settings(), processes)
-    env.executor.warm_up()
     runtime.install(env)
     return Worker(env)
 
@@ -190,6 +191,5 @@ def serve_queue(label: str = "manual") -> None:
     settings = get_settings()
     warn_without_ocr(settings.ocr_command)
     env = runtime.current()
-    env.executor.warm_up()
     get_run_logger().info("serving the queue as %s", env.owner)
     Worker(env).run(settings.pipeline_run_idle_seconds, settings.pipeline_run_max_seconds)

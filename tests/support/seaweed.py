@@ -78,6 +78,10 @@ def start_seaweed(data_dir: Path, timeout: float = 60.0) -> SeaweedServer:
         "-admin.ui=false",
         "-s3.port.iceberg=0",
         "-s3.port.lance=0",
+        # Every test bucket is a collection with volumes of its own: with the defaults
+        # the server runs out of writable volumes after about 74 buckets.
+        "-volume.max=3000",
+        "-master.volumeSizeLimitMB=32",
         *(f"-{flag}={port}" for flag, port in ports.items()),
     ]
     env = {**os.environ, "AWS_ACCESS_KEY_ID": ACCESS_KEY, "AWS_SECRET_ACCESS_KEY": SECRET_KEY}
