@@ -257,13 +257,13 @@ def _reading_score(page: OcrPage) -> int:
 def _run(image: Image.Image, command: str) -> OcrPage:
     missing = ocr_available(command)
     if missing is not None:
-        raise ProcessingError(FailureCode.PROCESSING_FAILED, _not_installed(missing))
+        raise _not_installed(command, missing)
     buffer = io.BytesIO()
     image.save(buffer, format="PPM")
     try:
         return recognise(buffer.getvalue(), command, dpi=OCR_DPI)
     except OcrUnavailable as error:
-        raise ProcessingError(FailureCode.PROCESSING_FAILED, _not_installed(str(error))) from error
+        raise _not_installed(command, str(error)) from error
     except OcrFailed as error:
         logger.warning("OCR failed: %s", error)
         raise ProcessingError(
@@ -271,10 +271,12 @@ def _run(image: Image.Image, command: str) -> OcrPage:
         ) from error
 
 
-def _not_installed(reason: str) -> str:
-    return (
+def _not_installed(command: str, reason: str) -> ProcessingError:
+    return ProcessingError(
+        FailureCode.PROCESSING_FAILED,
         "This PDF has pages without a text layer, which need OCR, and OCR is not "
-        f"available on the server. {reason} Retry in the web application once it is installed."
+        f"available on the server. {reason} Retry in the web application once it is installed.",
+        {"ocr": {"engine": "missing", "command": command}},
     )
 
 
@@ -290,4 +292,14 @@ def _gate(page: int, words: tuple[OcrWord, ...]) -> None:
         f"confidence of {confidence:.0f}/100 and recognised {rate:.0%} of them (at least "
         f"{MIN_MEAN_CONFIDENCE:.0f} and {MIN_RECOGNISED_RATE:.0%} are needed). "
         "Upload a better scan (300 dpi, straight, without speckles).",
+        {
+            "ocr": {
+                "page": page,
+                "words": len(words),
+                "meanConfidence": round(confidence, 1),
+                "recognisedRate": round(rate, 3),
+                "minimumConfidence": MIN_MEAN_CONFIDENCE,
+                "minimumRecognisedRate": MIN_RECOGNISED_RATE,
+            }
+        },
     )

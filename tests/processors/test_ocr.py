@@ -184,6 +184,9 @@ def test_illegible_scan_is_unreadable(grade: str, document_type: DocumentType) -
     error = failure(scan(make(spec), GRADE[grade]), document_type)
     assert error.code is FailureCode.UNREADABLE_DOCUMENT
     assert "not legible" in error.message
+    ocr = error.details["ocr"]
+    assert ocr["page"] == 1
+    assert ocr["meanConfidence"] < MIN_MEAN_CONFIDENCE or ocr["recognisedRate"] < 0.7
 
 
 @pytest.mark.parametrize(
@@ -211,6 +214,7 @@ def test_scan_without_ocr_engine_says_so(document_type: DocumentType) -> None:
     assert error.code is FailureCode.PROCESSING_FAILED
     assert "OCR" in error.message and "not installed" in error.message
     assert MISSING_ENGINE in error.message
+    assert error.details == {"ocr": {"engine": "missing", "command": MISSING_ENGINE}}
 
 
 def test_ocr_available_names_what_is_missing() -> None:
