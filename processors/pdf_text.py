@@ -51,13 +51,14 @@ logger = logging.getLogger(__name__)
 
 OCR_DPI = 300
 MAX_OCR_PAGES = 8
-"""OCR takes 1-3 s per page here; 8 pages stay well inside the 60 s document limit."""
+"""OCR takes 1.4 s a clean page here, up to 6 s with the despeckle retry: 8 pages stay
+inside the 60 s document limit (docs/ocr.md, Speed)."""
 MAX_RENDER_PIXELS = 12_000_000
 """A4 at 300 dpi is 8.7 million pixels; larger pages are rendered at a lower resolution."""
 MIN_TEXT_SHARE = 0.5
 SHORT_TEXT_LETTERS = 40
 MIN_OCR_WORDS = 5
-"""Fewer words than this on all scanned pages: no text (a drawing, a photo, a blank scan)."""
+"""Fewer words than this on a scanned page: no text (a drawing, a photo, a blank scan)."""
 MIN_MEAN_CONFIDENCE = 70.0
 MIN_RECOGNISED_RATE = 0.7
 """The quality gate (docs/ocr.md): below 70, at most 40 % of the fields of the
