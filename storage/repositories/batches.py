@@ -39,21 +39,6 @@ def add_batch(session: Session, batch: Batch) -> None:
     session.flush()
 
 
-def uploads_of(session: Session, batch_id: uuid.UUID) -> list[Upload]:
-    statement = (
-        select(Upload).where(Upload.batch_id == batch_id).order_by(Upload.position, Upload.id)
-    )
-    return list(session.scalars(statement))
-
-
-def status_counts(uploads: list[Upload]) -> dict[str, int]:
-    counts = {status.value: 0 for status in UploadStatus}
-    for upload in uploads:
-        counts[upload.status] += 1
-    counts["total"] = len(uploads)
-    return counts
-
-
 def count_uploads(session: Session, batch_id: uuid.UUID) -> int:
     statement = select(func.count()).select_from(Upload).where(Upload.batch_id == batch_id)
     return int(session.scalar(statement) or 0)
@@ -80,7 +65,7 @@ def batches_page(
 def status_counts_of(
     session: Session, batch_ids: list[uuid.UUID]
 ) -> dict[uuid.UUID, dict[str, int]]:
-    """Counts like `status_counts`, for several batches in one grouped query."""
+    """Counts like `upload_views.status_counts`, for several batches in one grouped query."""
     counts = {batch_id: {status.value: 0 for status in UploadStatus} for batch_id in batch_ids}
     if not batch_ids:
         return counts
