@@ -4,13 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy import Connection, Engine, Select, create_engine, event, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 from storage.errors import ServiceUnavailable
+
+Rows = TypeVar("Rows", bound=tuple[Any, ...])
+
+
+def locked(session: Session, statement: Select[Rows], skip_locked: bool = False) -> Select[Rows]:
+    """Row locks on Postgres (`FOR UPDATE`, optionally `SKIP LOCKED`). SQLite needs none:
+    every writer takes the database's write lock at `BEGIN IMMEDIATE`."""
+    if session.get_bind().dialect.name == "postgresql":
+        return statement.with_for_update(skip_locked=skip_locked)
+    return statement
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

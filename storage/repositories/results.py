@@ -11,6 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from storage.db import locked
 from storage.models import Company, Result
 
 
@@ -24,9 +25,7 @@ def live_result_for_content(session: Session, company_id: uuid.UUID, sha256: str
 def lock_live_result(session: Session, result_id: uuid.UUID) -> Result | None:
     """The result, locked against a concurrent delete until commit; None once deleted."""
     statement = select(Result).where(Result.id == result_id, Result.deleted_at.is_(None))
-    if session.get_bind().dialect.name == "postgresql":
-        statement = statement.with_for_update()
-    return session.scalars(statement).one_or_none()
+    return session.scalars(locked(session, statement)).one_or_none()
 
 
 def book_result(

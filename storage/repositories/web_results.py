@@ -10,19 +10,17 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable
-from typing import Any, TypeVar
 
-from sqlalchemy import Select, select
+from sqlalchemy import select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from processors.base import FailureCode, ResultType
+from storage.db import locked
 from storage.errors import DomainError, ValidationFailed
 from storage.models import Batch, Result, TransactionConfirmation, Upload, User, utcnow
 from storage.repositories.uploads import change_status
 from storage.states import UploadStatus
-
-T = TypeVar("T", bound=tuple[Any, ...])
 
 
 class ResultLocked(DomainError):
@@ -31,13 +29,6 @@ class ResultLocked(DomainError):
 
 class NotRetryable(DomainError):
     status, code, title = 409, "not_retryable", "The upload cannot be retried"
-
-
-def _locked(session: Session, statement: Select[T]) -> Select[T]:
-    """Row locks on Postgres; SQLite serialises writers at BEGIN IMMEDIATE already."""
-    if session.get_bind().dialect.name == "postgresql":
-        return statement.with_for_update()
-    return statement
 
 
 # --- reading ---------------------------------------------------------------------------
@@ -51,7 +42,7 @@ def live_result(
         Result.id == result_id, Result.company_id == company_id, Result.deleted_at.is_(None)
     )
     if lock:
-        statement = _locked(session, statement)
+        statement = locked(session, statement)
     return session.scalars(statement).one_or_none()
 
 
@@ -63,7 +54,7 @@ def uploads_of_result(
         select(Upload).where(Upload.result_id == result_id).order_by(Upload.created_at, Upload.id)
     )
     if lock:
-        statement = _locked(session, statement)
+        statement = locked(session, statement)
     return list(session.scalars(statement))
 
 
@@ -147,7 +138,7 @@ def retry_upload(session: Session, company_id: uuid.UUID, upload_id: uuid.UUID) 
     error and lease cleared, so a worker claims and reads it again. An upload of a batch
     reopens its batch (a worker claims unfinished batches); while a worker still holds
     the batch, the retry waits for it to finish. None when there is no such upload."""
-    statement = _locked(
+    statement = locked(
         session, select(Upload).where(Upload.id == upload_id, Upload.company_id == company_id)
     )
     upload = session.scalars(statement).one_or_none()
@@ -167,7 +158,7 @@ def retry_upload(session: Session, company_id: uuid.UUID, upload_id: uuid.UUID) 
 
 
 def _reopen_batch(session: Session, batch_id: uuid.UUID) -> None:
-    batch = session.scalars(_locked(session, select(Batch).where(Batch.id == batch_id))).one()
+    batch = session.scalars(locked(session, select(Batch).where(Batch.id == batch_id))).one()
     held = batch.lease_owner is not None and (
         batch.lease_expires_at is not None and batch.lease_expires_at > utcnow()
     )
