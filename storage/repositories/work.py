@@ -13,22 +13,17 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Select, func, or_, select, update
+from sqlalchemy import ColumnElement, and_, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from processors.base import FailureCode
+from storage.db import locked
 from storage.models import Batch, Upload, utcnow
 from storage.repositories.uploads import change_status
 from storage.states import UnpackState, UploadStatus
 
 # A document that was in hand when its worker died twice is not tried a third time.
 MAX_ATTEMPTS = 2
-
-
-def _lockable(session: Session, statement: Select[tuple[Upload]]) -> Select[tuple[Upload]]:
-    if session.get_bind().dialect.name == "postgresql":
-        return statement.with_for_update(skip_locked=True)
-    return statement
 
 
 def claim_uploads(
@@ -47,7 +42,7 @@ def claim_uploads(
         .order_by(Upload.created_at, Upload.position)
         .limit(limit)
     )
-    uploads = list(session.scalars(_lockable(session, statement)))
+    uploads = list(session.scalars(locked(session, statement, skip_locked=True)))
     expires = utcnow() + lease
     for upload in uploads:
         change_status(session, upload, UploadStatus.PROCESSING)
@@ -77,9 +72,7 @@ def held_upload(session: Session, upload_id: uuid.UUID, owner: str) -> Upload | 
         Upload.status == UploadStatus.PROCESSING,
         Upload.lease_owner == owner,
     )
-    if session.get_bind().dialect.name == "postgresql":
-        statement = statement.with_for_update()
-    return session.scalars(statement).one_or_none()
+    return session.scalars(locked(session, statement)).one_or_none()
 
 
 def release_upload(session: Session, upload: Upload) -> None:
@@ -109,17 +102,28 @@ def complete_upload(session: Session, upload: Upload, result_id: uuid.UUID) -> N
     upload.lease_owner = upload.lease_expires_at = None
 
 
+def _expired(now: datetime, batch_id: uuid.UUID | None) -> ColumnElement[bool]:
+    """Uploads in processing whose worker's lease ran out: single uploads, or one batch's."""
+    scope = Upload.batch_id.is_(None) if batch_id is None else Upload.batch_id == batch_id
+    return and_(Upload.status == UploadStatus.PROCESSING, Upload.lease_expires_at < now, scope)
+
+
+def _claimable(now: datetime) -> ColumnElement[bool]:
+    """Batches not finished that nobody holds, or whose holder died."""
+    return and_(
+        Batch.finished_at.is_(None),
+        or_(Batch.lease_expires_at.is_(None), Batch.lease_expires_at < now),
+    )
+
+
 def recover_expired_uploads(
     session: Session, now: datetime, batch_id: uuid.UUID | None = None
 ) -> tuple[int, int]:
     """Uploads whose worker died: back to queued, or failed after MAX_ATTEMPTS.
     Returns (requeued, failed)."""
-    scope = Upload.batch_id.is_(None) if batch_id is None else Upload.batch_id == batch_id
-    statement = select(Upload).where(
-        Upload.status == UploadStatus.PROCESSING, Upload.lease_expires_at < now, scope
-    )
+    statement = select(Upload).where(_expired(now, batch_id))
     requeued = failed = 0
-    for upload in session.scalars(_lockable(session, statement)):
+    for upload in session.scalars(locked(session, statement, skip_locked=True)):
         if upload.attempts >= MAX_ATTEMPTS:
             fail_upload(
                 session,
@@ -139,18 +143,8 @@ def recover_expired_uploads(
 def claim_batch(session: Session, owner: str, lease: timedelta) -> Batch | None:
     """The oldest unfinished batch that nobody holds (or whose holder died)."""
     now = utcnow()
-    statement = (
-        select(Batch)
-        .where(
-            Batch.finished_at.is_(None),
-            or_(Batch.lease_expires_at.is_(None), Batch.lease_expires_at < now),
-        )
-        .order_by(Batch.created_at)
-        .limit(1)
-    )
-    if session.get_bind().dialect.name == "postgresql":
-        statement = statement.with_for_update(skip_locked=True)
-    batch = session.scalars(statement).one_or_none()
+    statement = select(Batch).where(_claimable(now)).order_by(Batch.created_at).limit(1)
+    batch = session.scalars(locked(session, statement, skip_locked=True)).one_or_none()
     if batch is not None:
         batch.lease_owner = owner
         batch.lease_expires_at = now + lease
@@ -212,15 +206,8 @@ def has_queued_singles(session: Session) -> bool:
 def has_waiting_work(session: Session, now: datetime) -> bool:
     """Anything a pipeline run should pick up: queued single uploads, a batch nobody holds
     (or whose holder died), or single uploads whose worker died (expired leases)."""
-    claimable_batch = select(Batch.id).where(
-        Batch.finished_at.is_(None),
-        or_(Batch.lease_expires_at.is_(None), Batch.lease_expires_at < now),
-    )
-    orphaned_single = select(Upload.id).where(
-        Upload.status == UploadStatus.PROCESSING,
-        Upload.batch_id.is_(None),
-        Upload.lease_expires_at < now,
-    )
+    claimable_batch = select(Batch.id).where(_claimable(now))
+    orphaned_single = select(Upload.id).where(_expired(now, None))
     if has_queued_singles(session):
         return True
     return any(
