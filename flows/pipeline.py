@@ -26,8 +26,9 @@ from prefect.task_runners import ThreadPoolTaskRunner
 
 from flows import runtime
 from flows.export import export_after_batch
+from flows.jobs import Job, JobResult
 from flows.unpack import BatchInfo, unpack
-from flows.work import Job, JobResult, claim, recover_singles, run_job
+from flows.work import claim, recover_singles, run_job
 from storage.links import result_url
 from storage.models import Batch, utcnow
 from storage.repositories import work as work_repo

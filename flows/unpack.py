@@ -192,10 +192,10 @@ def unpack(env: WorkerEnv, batch: BatchInfo) -> int:
         return 0
     with env.db.session() as session:
         existing = work_repo.positions_of(session, batch.id)
-        for entry in entries:
-            if entry.position not in existing:
-                upload, initial = _upload_for(batch, entry)
-                upload_repo.add_upload(session, upload, initial)
+        upload_repo.add_uploads(
+            session,
+            [_upload_for(batch, entry) for entry in entries if entry.position not in existing],
+        )
         record = session.get(Batch, batch.id)
         assert record is not None
         record.unpack_state = UnpackState.DONE

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Collection
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -22,6 +23,21 @@ def live_result_for_content(session: Session, company_id: uuid.UUID, sha256: str
     return session.scalars(statement).one_or_none()
 
 
+def live_results_for_contents(
+    session: Session, contents: Collection[tuple[uuid.UUID, str]]
+) -> dict[tuple[uuid.UUID, str], tuple[uuid.UUID, str]]:
+    """The live results (id, type) booked for any of these (company, sha256) pairs."""
+    if not contents:
+        return {}
+    companies = {company for company, _ in contents}
+    hashes = {sha256 for _, sha256 in contents}
+    statement = select(Result.company_id, Result.sha256, Result.id, Result.type).where(
+        Result.company_id.in_(companies), Result.sha256.in_(hashes), Result.deleted_at.is_(None)
+    )
+    found = {(row.company_id, row.sha256): (row.id, row.type) for row in session.execute(statement)}
+    return {pair: found[pair] for pair in contents if pair in found}
+
+
 def lock_live_result(session: Session, result_id: uuid.UUID) -> Result | None:
     """The result, locked against a concurrent delete until commit; None once deleted."""
     statement = select(Result).where(Result.id == result_id, Result.deleted_at.is_(None))
@@ -32,14 +48,7 @@ def book_result(
     session: Session, company_id: uuid.UUID, sha256: str, result_type: str, data: dict[str, Any]
 ) -> Result:
     """Store a result, or answer with the one another worker booked for the same content."""
-    result = Result(
-        id=uuid.uuid4(),
-        company_id=company_id,
-        type=result_type,
-        sha256=sha256,
-        data=data,
-        duplicate_key=invoice_duplicate_key(data) if result_type == "invoice" else None,
-    )
+    result = new_result(company_id, sha256, result_type, data)
     try:
         with session.begin_nested():
             session.add(result)
@@ -50,6 +59,20 @@ def book_result(
             raise
         return existing
     return result
+
+
+def new_result(
+    company_id: uuid.UUID, sha256: str, result_type: str, data: dict[str, Any]
+) -> Result:
+    """A result to add; the live (company, content) index refuses a second booking."""
+    return Result(
+        id=uuid.uuid4(),
+        company_id=company_id,
+        type=result_type,
+        sha256=sha256,
+        data=data,
+        duplicate_key=invoice_duplicate_key(data) if result_type == "invoice" else None,
+    )
 
 
 def company_of(session: Session, company_id: uuid.UUID) -> Company | None:

@@ -56,23 +56,39 @@ def claim_uploads(
 def extend_upload_leases(
     session: Session, owner: str, upload_ids: Sequence[uuid.UUID], lease: timedelta
 ) -> None:
-    if upload_ids:
+    if not upload_ids:
+        return
+    # Rows are locked in id order, as held_uploads locks them: two transactions that
+    # lock several of the same rows in the same order cannot deadlock.
+    mine = and_(Upload.id.in_(upload_ids), Upload.lease_owner == owner)
+    ids = list(session.scalars(locked(session, select(Upload.id).where(mine).order_by(Upload.id))))
+    if ids:
         session.execute(
-            update(Upload)
-            .where(Upload.id.in_(upload_ids), Upload.lease_owner == owner)
-            .values(lease_expires_at=utcnow() + lease)
+            update(Upload).where(Upload.id.in_(ids)).values(lease_expires_at=utcnow() + lease)
         )
 
 
 def held_upload(session: Session, upload_id: uuid.UUID, owner: str) -> Upload | None:
     """The upload, locked, if `owner` still holds it in processing; None if the lease
     was lost (another worker took it over)."""
-    statement = select(Upload).where(
-        Upload.id == upload_id,
-        Upload.status == UploadStatus.PROCESSING,
-        Upload.lease_owner == owner,
+    return held_uploads(session, [upload_id], owner).get(upload_id)
+
+
+def held_uploads(
+    session: Session, upload_ids: Sequence[uuid.UUID], owner: str
+) -> dict[uuid.UUID, Upload]:
+    """Those of the uploads that `owner` still holds in processing, locked in id order;
+    the others' leases were lost (another worker took them over)."""
+    statement = (
+        select(Upload)
+        .where(
+            Upload.id.in_(upload_ids),
+            Upload.status == UploadStatus.PROCESSING,
+            Upload.lease_owner == owner,
+        )
+        .order_by(Upload.id)
     )
-    return session.scalars(locked(session, statement)).one_or_none()
+    return {upload.id: upload for upload in session.scalars(locked(session, statement))}
 
 
 def release_upload(session: Session, upload: Upload) -> None:

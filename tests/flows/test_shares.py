@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import uuid
 
+from flows.jobs import Job
 from flows.pipeline import shares
-from flows.work import Job
 
 
 def _jobs(count: int) -> list[Job]:

@@ -18,7 +18,8 @@ from fastapi.testclient import TestClient
 
 from api.deps import Services
 from flows.executor import DocumentExecutor
-from flows.work import JobResult, WorkerEnv, claim, run_job
+from flows.jobs import JobResult
+from flows.work import WorkerEnv, claim, run_job
 from storage.models import Result, Upload
 from tests.api.helpers import post_upload
 from tests.flows.samples import CORPUS, corpus_file

@@ -1,0 +1,206 @@
+"""Recording outcomes in groups (group commit).
+
+A document's outcome is a few rows: its result, its upload's new status, a history row.
+Written one document per transaction, the round trips and commits cost the recording
+process more CPU than many documents take to read. So the threads that read documents
+hand their outcomes to one writer thread, which writes whatever has arrived since its
+last transaction in the next one: one transaction per document when documents arrive
+one by one, one per several when they arrive together (a batch).
+
+Each caller waits until its own outcome is committed, so a caller that returned knows
+its document is booked, and an error (a database away) reaches every caller of the
+group, each of which then gives its upload back.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import uuid
+from dataclasses import dataclass, field
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from flows.executor import ReadOutcome
+from flows.jobs import Job, JobResult
+from processors.base import FailureCode
+from storage.db import Database
+from storage.models import Upload
+from storage.repositories import results as result_repo
+from storage.repositories import work as work_repo
+
+log = logging.getLogger(__name__)
+
+MAX_GROUP = 32
+
+Content = tuple[uuid.UUID, str]
+Booked = tuple[uuid.UUID, str]
+
+
+@dataclass(eq=False)
+class _Entry:
+    """One outcome waiting to be written. `outcome` None: the job's content was booked
+    before, complete the upload with that result."""
+
+    job: Job
+    outcome: ReadOutcome | None
+    done: threading.Event = field(default_factory=threading.Event)
+    result: JobResult | None = None
+    error: BaseException | None = None
+
+
+class Recorder:
+    def __init__(self, db: Database, owner: str) -> None:
+        self.db = db
+        self.owner = owner
+        self._queue: queue.SimpleQueue[_Entry] = queue.SimpleQueue()
+        self._start_lock = threading.Lock()
+        self._writer: threading.Thread | None = None
+
+    def record(self, job: Job, outcome: ReadOutcome) -> JobResult:
+        """Book what came of reading the job's document; returns once committed."""
+        result = self._wait(_Entry(job, outcome))
+        assert result is not None
+        return result
+
+    def record_duplicate(self, job: Job) -> JobResult | None:
+        """Complete the job with the result booked before for its content; None when
+        that result was deleted meanwhile (the document is then read anew)."""
+        return self._wait(_Entry(job, None))
+
+    def _wait(self, entry: _Entry) -> JobResult | None:
+        self._ensure_writer()
+        self._queue.put(entry)
+        entry.done.wait()
+        if entry.error is not None:
+            raise entry.error
+        return entry.result
+
+    def _ensure_writer(self) -> None:
+        with self._start_lock:
+            if self._writer is None or not self._writer.is_alive():
+                self._writer = threading.Thread(
+                    target=self._write_forever, name="recorder", daemon=True
+                )
+                self._writer.start()
+
+    def _write_forever(self) -> None:
+        while True:
+            group = [self._queue.get()]
+            while len(group) < MAX_GROUP:
+                try:
+                    group.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            self._write(group)
+
+    def _write(self, group: list[_Entry]) -> None:
+        try:
+            try:
+                self._transaction(group, one_by_one=False)
+            except IntegrityError:
+                # Another worker booked the same content between our look-up and our
+                # insert: write each outcome on its own, answering with that booking.
+                for entry in group:
+                    self._transaction([entry], one_by_one=True)
+        except BaseException as exc:  # every waiting caller must hear of it
+            for entry in group:
+                entry.error = exc
+        finally:
+            for entry in group:
+                entry.done.set()
+
+    def _transaction(self, group: list[_Entry], one_by_one: bool) -> None:
+        with self.db.session() as session:
+            ids = [entry.job.upload_id for entry in group]
+            held = work_repo.held_uploads(session, ids, self.owner)
+            booked = self._book_results(session, group, held, one_by_one)
+            results = [
+                _apply(session, entry, held.get(entry.job.upload_id), booked) for entry in group
+            ]
+            session.commit()
+        for entry, result in zip(group, results, strict=True):
+            entry.result = result
+
+    def _book_results(
+        self,
+        session: Session,
+        group: list[_Entry],
+        held: dict[uuid.UUID, Upload],
+        one_by_one: bool,
+    ) -> dict[Content, Booked]:
+        """The result of every succeeded outcome's content: booked before (by anyone) or
+        added now, once per content even when the group holds it twice."""
+        readings = [
+            entry
+            for entry in group
+            if entry.outcome is not None and entry.outcome.succeeded and entry.job.upload_id in held
+        ]
+        if one_by_one:
+            return {_content(entry.job): _book_one(session, entry) for entry in readings}
+        booked = result_repo.live_results_for_contents(
+            session, {_content(entry.job) for entry in readings}
+        )
+        for entry in readings:
+            content = _content(entry.job)
+            if content not in booked:
+                assert entry.outcome is not None and entry.outcome.result_type is not None
+                result = result_repo.new_result(
+                    *content, entry.outcome.result_type, entry.outcome.data
+                )
+                session.add(result)
+                booked[content] = (result.id, result.type)
+        session.flush()
+        return booked
+
+
+def _content(job: Job) -> Content:
+    return job.company_id, job.sha256
+
+
+def _book_one(session: Session, entry: _Entry) -> Booked:
+    assert entry.outcome is not None and entry.outcome.result_type is not None
+    result = result_repo.book_result(
+        session, *_content(entry.job), entry.outcome.result_type, entry.outcome.data
+    )
+    return result.id, result.type
+
+
+def _apply(
+    session: Session, entry: _Entry, upload: Upload | None, booked: dict[Content, Booked]
+) -> JobResult | None:
+    job, outcome = entry.job, entry.outcome
+    if upload is None:
+        log.warning("upload %s: lease lost, another worker has it", job.upload_id)
+        return JobResult(job.upload_id, job.file_name, "lost")
+    if outcome is None:
+        assert job.booked is not None
+        result_id, result_type = job.booked
+        if result_repo.lock_live_result(session, result_id) is None:
+            return None
+        work_repo.complete_upload(session, upload, result_id)
+        return JobResult(job.upload_id, job.file_name, "completed", result_id, result_type)
+    if outcome.succeeded:
+        result_id, result_type = booked[_content(job)]
+        work_repo.complete_upload(session, upload, result_id)
+        return JobResult(
+            job.upload_id,
+            job.file_name,
+            "completed",
+            result_id,
+            result_type,
+            cpu_seconds=outcome.cpu_seconds,
+        )
+    code = FailureCode(outcome.failure_code or FailureCode.PROCESSING_FAILED)
+    work_repo.fail_upload(
+        session, upload, code, outcome.failure_message or "", outcome.failure_details
+    )
+    return JobResult(
+        job.upload_id,
+        job.file_name,
+        "failed",
+        error_code=code.value,
+        cpu_seconds=outcome.cpu_seconds,
+    )
