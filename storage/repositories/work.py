@@ -210,6 +210,14 @@ def active_in_batch(session: Session, batch_id: uuid.UUID) -> int:
     return int(session.scalar(statement) or 0)
 
 
+def batch_progress(session: Session, batch_id: uuid.UUID) -> tuple[int, int]:
+    """(uploads in a terminal state, all uploads) of a batch."""
+    active = Upload.status.in_([UploadStatus.QUEUED, UploadStatus.PROCESSING])
+    statement = select(func.count(), func.count().filter(active)).where(Upload.batch_id == batch_id)
+    total, still_active = session.execute(statement).one()
+    return int(total) - int(still_active), int(total)
+
+
 def has_queued_singles(session: Session) -> bool:
     statement = (
         select(Upload.id)
