@@ -53,6 +53,7 @@ class ExportRun:
 
     full: bool = False
     since: datetime | None = None
+    batch_id: uuid.UUID | None = None
     upload_partitions: int = 0
     batch_partitions: int = 0
     rows: dict[str, int] = field(default_factory=dict)
@@ -63,7 +64,12 @@ class ExportRun:
 
     def summary(self) -> str:
         counted = ", ".join(f"{name} {rows}" for name, rows in sorted(self.rows.items()))
-        scope = "full" if self.full else f"changes since {self.since:%Y-%m-%dT%H:%M:%SZ}"
+        if self.batch_id is not None:
+            scope = f"batch {self.batch_id}"
+        elif self.full or self.since is None:
+            scope = "full"
+        else:
+            scope = f"changes since {self.since:%Y-%m-%dT%H:%M:%SZ}"
         return (
             f"{scope}: {self.upload_partitions} upload and {self.batch_partitions} batch "
             f"partitions ({counted or 'no rows'}) in {self.seconds:.1f} s"
@@ -157,7 +163,7 @@ class Exporter:
         watermark stays: the scheduled run still looks at everything else."""
         with self.db.read_session() as session:
             uploads, batches = repo.partitions_of_batch(session, batch_id)
-        return self.export_partitions(uploads, batches, ExportRun())
+        return self.export_partitions(uploads, batches, ExportRun(batch_id=batch_id))
 
 
 def export_changed(

@@ -301,6 +301,7 @@ def test_a_batch_export_writes_its_partitions_and_leaves_the_watermark(
     run = export_batch(database, store, settings, batch_id)
 
     assert (run.upload_partitions, run.batch_partitions) == (1, 1)
+    assert run.summary().startswith(f"batch {batch_id}: 1 upload and 1 batch partitions")
     assert load_state(store) is None
     assert _frame(store, BATCHES)["batch_id"].to_list() == [str(batch_id)]
     assert _frame(store, UPLOADS).height == 3  # the batch's day, with its other uploads
