@@ -1,8 +1,8 @@
 """The pipeline worker: the `serve-queue` flow that the dispatcher starts through the
 `docintake` work pool, and `docintake worker`, the same loops run directly.
 
-Three loops share one process pool: single uploads (drain windows), batches (one flow
-run each) and a heartbeat that extends the leases of the work in hand. Run as many
+Loops share one process pool: single uploads (drain windows), batches (one flow run
+each, two at a time) and a heartbeat that extends the leases of the work in hand. Run as many
 workers as you like, on as many machines: every claim is atomic in the database.
 Infrastructure trouble (database or object store away) makes a loop back off and try
 again; nothing is failed for it.
@@ -30,6 +30,9 @@ from storage.repositories import work as work_repo
 log = logging.getLogger(__name__)
 
 IDLE_POLL_SECONDS = 0.1
+# Batches one worker reads at once. Two let the next batch start reading while the
+# last one writes its table artifact and status tables.
+BATCHES_AT_ONCE = 2
 RECOVERY_EVERY_SECONDS = 5.0
 MAX_BACKOFF_SECONDS = 10.0
 
@@ -59,7 +62,8 @@ class Worker:
     def __init__(self, env: WorkerEnv) -> None:
         self.env = env
         self.stop = threading.Event()
-        self.current_batch: uuid.UUID | None = None
+        self.batches_in_hand: set[uuid.UUID] = set()
+        self._batches_lock = threading.Lock()
         self._last_recovery = 0.0
         self.last_busy = time.monotonic()
 
@@ -86,22 +90,26 @@ class Worker:
         if claimed is None:
             return False
         batch_id, company_id, document_type = claimed
-        self.current_batch = batch_id
+        with self._batches_lock:
+            self.batches_in_hand.add(batch_id)
         self.last_busy = time.monotonic()
         try:
             with tags("batch", f"company:{company_id}", f"document-type:{document_type}"):
                 process_batch(str(batch_id))
         finally:
-            self.current_batch = None
+            with self._batches_lock:
+                self.batches_in_hand.discard(batch_id)
             self.last_busy = time.monotonic()
         return True
 
     def heartbeat_step(self) -> bool:
         heartbeat(self.env)
-        batch_id = self.current_batch
-        if batch_id is not None:
+        with self._batches_lock:
+            batches = sorted(self.batches_in_hand)
+        if batches:
             with self.env.db.session() as session:
-                work_repo.extend_batch_lease(session, batch_id, self.env.owner, self.env.lease)
+                for batch_id in batches:
+                    work_repo.extend_batch_lease(session, batch_id, self.env.owner, self.env.lease)
                 session.commit()
         self.stop.wait(self.env.lease.total_seconds() / 3)
         return True
@@ -119,7 +127,7 @@ class Worker:
         self, started: float, idle_seconds: float | None, max_seconds: float | None
     ) -> bool:
         now = time.monotonic()
-        working = self.current_batch is not None or bool(self.env.held())
+        working = bool(self.batches_in_hand) or bool(self.env.held())
         idle = not working and idle_seconds is not None and now - self.last_busy > idle_seconds
         # Past its time a run hands over between two pieces of work, never in the middle.
         over = not working and max_seconds is not None and now - started > max_seconds
@@ -131,7 +139,7 @@ class Worker:
         self.env.executor.warm_up()
         loops = {
             "singles": self.singles_step,
-            "batches": self.batch_step,
+            **{f"batches-{n + 1}": self.batch_step for n in range(BATCHES_AT_ONCE)},
             "heartbeat": self.heartbeat_step,
         }
         if self.env.settings.tables_export_interval_seconds > 0:
