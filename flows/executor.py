@@ -11,6 +11,7 @@ apart, so they raise `WorkerLost` and count as an attempt.
 
 from __future__ import annotations
 
+import gc
 import logging
 import multiprocessing
 import os
@@ -90,6 +91,10 @@ def _warm_up() -> None:
         compile_schemas()
     except Exception as exc:  # the rules may be absent; documents will say so
         log.warning("validation rules not warmed up: %s", exc)
+    # What warm-up made lives as long as the process: keep it out of every later
+    # garbage collection.
+    gc.collect()
+    gc.freeze()
 
 
 def read_in_child(data: bytes, context: ProcessingContext, time_limit: float) -> ReadOutcome:
