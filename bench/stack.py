@@ -69,7 +69,6 @@ class Stack:
             "PREFECT_API_URL": self.prefect_url,
             "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
             "PREFECT_SERVER_UI_SHOW_PROMOTIONAL_CONTENT": "false",
-            "PREFECT_LOGGING_LEVEL": "WARNING",
             "DOCINTAKE_VAR_DIR": str(work / "var"),
             "DOCINTAKE_DATABASE_URL": database_url,
             "DOCINTAKE_RATE_LIMIT_PER_SECOND": "100000",
