@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import secrets
 import signal
 import sys
@@ -259,7 +260,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="run the API and web application")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--workers", type=int, default=1)
+    # One API process per core: a process serves requests on one core at a time (the
+    # GIL), so a second one answers while the first is busy.
+    serve.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     serve.set_defaults(func=cmd_serve)
     return parser
 

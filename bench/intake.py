@@ -102,7 +102,7 @@ class ApiProcess:
         )
         self.key = json.loads(created.stdout.splitlines()[-1])["apiKey"]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "api.cli", "serve", "--port", str(self.port)],
+            [sys.executable, "-m", "api.cli", "serve", "--port", str(self.port), "--workers", "1"],
             env=self.env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

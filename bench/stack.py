@@ -34,6 +34,8 @@ def _wait_http(url: str, timeout: float, process: subprocess.Popen[bytes]) -> No
 
 
 PREFECT_DATABASE = "docintake_bench_prefect"
+# As in `make run`: the Prefect server is orchestration, not the request path.
+ORCHESTRATION_NICENESS = ["nice", "-n", "5"]
 
 
 def fresh_prefect_database(postgres_url: str) -> str:
@@ -80,6 +82,7 @@ class Stack:
         self._run("migrate")
         prefect = self._spawn(
             [
+                *ORCHESTRATION_NICENESS,
                 sys.executable,
                 "-m",
                 "prefect",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextvars
 import logging
+import os
 import threading
 import time
 import uuid
@@ -169,6 +170,17 @@ class Worker:
                 thread.join(timeout=30)
 
 
+# A pipeline process is throughput work; the API on the same machine is latency work.
+# Its reading processes add executor.READER_NICENESS on top of this.
+PIPELINE_NICENESS = 5
+
+
+def yield_to_the_api() -> None:
+    """Lower this process's priority (before the reading processes start: they inherit
+    it), so requests to the API get a busy machine's CPU first."""
+    os.nice(PIPELINE_NICENESS)
+
+
 def warn_without_ocr(command: str) -> str | None:
     """One warning at start-up when scanned PDFs cannot be read (docs/ocr.md)."""
     problem = ocr_available(command)
@@ -181,6 +193,7 @@ def start(processes: int | None = None) -> Worker:
     """A worker for `docintake worker`; its reading processes warm up in `run`."""
     from storage.settings import get_settings
 
+    yield_to_the_api()
     warn_without_ocr(get_settings().ocr_command)
     env = runtime.build_env(get_settings(), processes)
     runtime.install(env)
@@ -197,6 +210,7 @@ def serve_queue(label: str = "manual") -> None:
     from storage.settings import get_settings
 
     settings = get_settings()
+    yield_to_the_api()
     warn_without_ocr(settings.ocr_command)
     env = runtime.current()
     get_run_logger().info("serving the queue as %s", env.owner)

@@ -35,8 +35,8 @@ $BIN/docintake demo-company
 
 # A session of its own: Ctrl-C reaches the whole foreground group, and uvicorn inside the
 # Prefect server would stop at once, while stopping flow runs still report to it.
-# stop() ends it last.
-setsid $BIN/prefect server start --host 127.0.0.1 --port 4200 > "$DOCINTAKE_VAR_DIR/prefect-server.log" 2>&1 &
+# stop() ends it last. At nice 5: orchestration yields the CPU to the API's requests.
+setsid nice -n 5 $BIN/prefect server start --host 127.0.0.1 --port 4200 > "$DOCINTAKE_VAR_DIR/prefect-server.log" 2>&1 &
 pids+=($!)
 until curl -fsS -o /dev/null http://127.0.0.1:4200/api/health 2>/dev/null; do
   kill -0 "${pids[0]}" 2>/dev/null || { echo "Prefect server failed; see var/prefect-server.log"; exit 1; }
