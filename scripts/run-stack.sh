@@ -19,7 +19,9 @@ mkdir -p "$DOCINTAKE_VAR_DIR" "$PREFECT_HOME"
 
 pids=()
 stop() {
-  trap - INT TERM EXIT
+  # Once stopping, a second signal (Ctrl-C again, make's TERM) must not cut it short.
+  trap '' INT TERM
+  trap - EXIT
   echo "stopping docintake..."
   # The pipeline and the API first: a flow run that is stopping reports its final state
   # to the Prefect server, so the server goes last.

@@ -18,26 +18,39 @@ descendants() {
   local child
   for child in $(pgrep -P "$1"); do echo "$child"; descendants "$child"; done
 }
+gone_within() {  # gone_within TICKS PID...: wait up to TICKS x 0.5 s for the PIDs to exit
+  local ticks=$1 pid alive
+  shift
+  for _ in $(seq 1 "$ticks"); do
+    alive=0
+    for pid in "$@"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ "$alive" = 0 ] && return 0
+    sleep 0.5
+  done
+  return 1
+}
 stop() {
-  trap - INT TERM EXIT
+  # Once stopping, a second signal (Ctrl-C, then make's TERM) must not cut it short.
+  trap '' INT TERM
+  trap - EXIT
   # The Prefect worker starts each flow run in a session of its own, so Ctrl-C does not
   # reach a running serve-queue run: stop the whole tree, runs included.
   local tree=()
   for pid in "${pids[@]}"; do mapfile -t -O "${#tree[@]}" tree < <(descendants "$pid"); done
   kill -TERM "${pids[@]}" "${tree[@]}" 2>/dev/null || true
-  wait
-  # Flow runs are not our children: wait for them too (they report their final state
-  # to the Prefect server, which run-stack.sh stops after this script has exited).
-  for _ in $(seq 1 60); do
-    alive=0
-    for pid in "${tree[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
-    [ "$alive" = 0 ] && break
-    sleep 0.5
-  done
-  kill -KILL "${tree[@]}" 2>/dev/null || true
+  # Flow runs report their final state to the Prefect server, which run-stack.sh stops
+  # after this script has exited. A Prefect worker that started with SIGINT ignored (a
+  # background job of a script) may not exit on TERM: it holds no work by then.
+  gone_within 60 "${tree[@]}" || true
+  gone_within 4 "${pids[@]}" || true
+  kill -KILL "${pids[@]}" "${tree[@]}" 2>/dev/null || true
+  wait 2>/dev/null || true
 }
 trap stop INT TERM EXIT
-$BIN/prefect worker start --pool docintake --type process \
+# A session of its own: Ctrl-C would stop the worker at once, and its flow runs (its
+# children, but not in its process group) would lose their parent before stop() finds
+# them; stop() ends the worker and its runs together.
+setsid $BIN/prefect worker start --pool docintake --type process \
   > "${DOCINTAKE_VAR_DIR:-var}/prefect-worker.log" 2>&1 &
 pids+=($!)
 $BIN/docintake dispatch > "${DOCINTAKE_VAR_DIR:-var}/docintake-dispatch.log" 2>&1 &
