@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import functools
+import math
 import time
 import uuid
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -49,16 +50,38 @@ def unpack_archive(batch_id: str) -> int:
     return unpack(env, info)
 
 
+class _ResultLog:
+    """Log lines of read files, sent as one record about once a second (a record per
+    file would cost a millisecond each in this process and in the Prefect server)."""
+
+    def __init__(self, logger: Any, every_seconds: float = 1.0) -> None:
+        self.logger = logger
+        self.every_seconds = every_seconds
+        self.lines: list[str] = []
+        self.sent_at = time.monotonic()
+
+    def add(self, result: JobResult) -> None:
+        self.lines.append(str(result))
+        if time.monotonic() - self.sent_at >= self.every_seconds:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.lines:
+            self.logger.info("read %d files:\n%s", len(self.lines), "\n".join(self.lines))
+        self.lines, self.sent_at = [], time.monotonic()
+
+
 @task(name="read-documents", task_run_name="read-{label}", cache_policy=NO_CACHE)
 def read_documents_task(jobs: list[Job], label: str) -> list[JobResult]:
-    """Read one process's share of a batch, a few files in flight at a time. The task
-    logs one record with a line per file (upload id, name, outcome): a log record costs
-    this process and the Prefect server about a millisecond each."""
+    """Read one process's share of a batch, a few files in flight at a time; one log
+    record at the end, with a line per file (upload id, name, outcome)."""
     env = runtime.current()
     with ThreadPoolExecutor(JOBS_PER_PROCESS, thread_name_prefix=f"read-{label}") as pool:
         results = list(pool.map(functools.partial(run_job, env), jobs))
-    lines = "\n".join(str(result) for result in results)
-    get_run_logger().info("read %d files:\n%s", len(results), lines)
+    log = _ResultLog(get_run_logger(), every_seconds=math.inf)
+    for result in results:
+        log.add(result)
+    log.flush()
     return results
 
 
@@ -168,29 +191,33 @@ def process_batch(batch_id: str) -> dict[str, int]:
 
 @flow(name="process-uploads", flow_run_name="uploads-{window}")
 def process_uploads(window: str, idle_seconds: float = 3.0, max_seconds: float = 120.0) -> int:
-    """Drain single uploads until the queue has been idle for `idle_seconds`."""
-    logger = get_run_logger()
+    """Drain single uploads until the queue has been idle for `idle_seconds`. Claims
+    are made when half the slots are free (or none is in flight): one transaction
+    for several uploads, while the other half keeps the reading processes busy."""
     env = runtime.current()
     slots = env.executor.processes * JOBS_PER_PROCESS
     started = last_busy = time.monotonic()
     finished = 0
     in_flight: set[Future[JobResult]] = set()
+    results = _ResultLog(get_run_logger())
     with ThreadPoolExecutor(slots, thread_name_prefix="upload") as pool:
         while True:
             now = time.monotonic()
             free = slots - len(in_flight)
-            jobs = claim(env, free) if free > 0 and now - started < max_seconds else []
+            wanted = free >= slots // 2 or not in_flight
+            jobs = claim(env, free) if wanted and now - started < max_seconds else []
             in_flight.update(pool.submit(run_job, env, job) for job in jobs)
             if in_flight:
                 last_busy = now
                 done, in_flight = wait(in_flight, timeout=0.1, return_when=FIRST_COMPLETED)
                 for future in done:
-                    result = future.result()
+                    results.add(future.result())
                     finished += 1
-                    logger.info("%s", result)
                 continue
+            results.flush()
             if now - last_busy > idle_seconds or now - started >= max_seconds:
                 break
             time.sleep(0.1)
+    results.flush()
     recover_singles(env)
     return finished

@@ -23,12 +23,12 @@ from prefect.client.schemas.filters import (
 from prefect.logging.handlers import APILogHandler
 from sqlalchemy import select
 
-from flows.pipeline import process_batch
+from flows.pipeline import process_batch, process_uploads
 from flows.work import WorkerEnv
 from flows.worker import Worker
 from storage.models import Batch, Upload, utcnow
 from storage.repositories import work as work_repo
-from tests.api.helpers import make_zip, post_batch
+from tests.api.helpers import make_zip, post_batch, post_upload
 from tests.conftest import Tenant
 from tests.flows.samples import blank_pdf
 
@@ -121,3 +121,22 @@ def test_the_heartbeat_extends_the_lease_of_every_batch_in_hand(
         ).all()
     assert len(expiries) == 2
     assert all(expiry is not None and expiry > utcnow() + short for expiry in expiries)
+
+
+def test_a_drain_window_logs_every_upload_id(
+    api: TestClient, company: Tenant, env: WorkerEnv
+) -> None:
+    ids = [
+        post_upload(api, company.headers, blank_pdf(f"single {i}")).json()["id"] for i in range(3)
+    ]
+
+    state = process_uploads(window="observability", idle_seconds=0.3, return_state=True)
+    APILogHandler().flush()
+
+    run_id = state.state_details.flow_run_id
+    with get_client(sync_client=True) as client:
+        run = client.read_flow_run(run_id)
+        logs = client.read_logs(LogFilter(flow_run_id=LogFilterFlowRunId(any_=[run_id])))
+    assert run.name == "uploads-observability"
+    text = "\n".join(log.message for log in logs)
+    assert all(upload_id in text for upload_id in ids), text
