@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 from fastapi import FastAPI
 
 from api import health
@@ -56,4 +58,10 @@ def build_services(settings: Settings) -> Services:
 
 def app_from_environment() -> FastAPI:
     """The uvicorn factory: `uvicorn --factory api.app:app_from_environment`."""
-    return create_app(build_services(get_settings()))
+    app = create_app(build_services(get_settings()))
+    # What start-up made (about 110,000 objects) lives as long as the process: freezing
+    # it keeps it out of later full collections, which otherwise walk it all while a
+    # request waits (measured: 76 ms per full collection, the polling p99 tail).
+    gc.collect()
+    gc.freeze()
+    return app
