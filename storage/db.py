@@ -53,7 +53,12 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
         return engine
     kwargs.setdefault("pool_size", 10)
     kwargs.setdefault("max_overflow", 20)
-    return create_engine(url, pool_pre_ping=True, **kwargs)
+    # No ping before each checkout: it is a round trip per session, a third of a poll's
+    # (measured: batch GET p99 under load 25-88 ms with it, 32-40 ms without). After a
+    # database restart the first statement on a stale connection fails (503 for that
+    # request, a back-off for a worker loop) and SQLAlchemy discards the whole pool.
+    kwargs.setdefault("pool_recycle", 1800)
+    return create_engine(url, **kwargs)
 
 
 class Database:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import Engine
 
 from api.app import create_app
 from api.deps import Services
@@ -14,7 +15,8 @@ from storage.objectstore import LocalDirStore, ObjectStore, S3Store, make_minio_
 from storage.repositories import uploads as upload_repo
 from storage.settings import Settings
 from tests.api.helpers import assert_problem, pdf_bytes, post_upload
-from tests.conftest import Tenant
+from tests.conftest import Tenant, make_tenant
+from tests.support.proxy import OutageProxy
 from tests.support.seaweed import free_port
 
 
@@ -110,3 +112,34 @@ def test_local_store_refuses_path_like_keys(tmp_path: Path) -> None:
     for key in ("../x", "a//b", "/abs", "a/./b", "a\\b"):
         with pytest.raises(ValueError):
             store.open_writer(key)
+
+
+def test_after_a_database_restart_at_most_one_request_fails(
+    backend: str, fresh_engine: Engine, settings: Settings, store: ObjectStore
+) -> None:
+    """Pooled connections are not pinged before use (storage/db.py): after a restart the
+    first request on a stale connection answers 503, the pool is discarded, and every
+    request after it is served again."""
+    if not backend.startswith("postgres"):
+        pytest.skip("SQLite has no connection to lose")
+    proxy = OutageProxy("127.0.0.1", 5432)
+    direct = fresh_engine.url.render_as_string(hide_password=False)
+    database = Database(make_engine(direct.replace("127.0.0.1:5432", proxy.address)))
+    tenant = make_tenant(Database(fresh_engine))
+    services = Services(settings=settings, db=database, store=store)
+    try:
+        with TestClient(create_app(services), raise_server_exceptions=False) as client:
+            created = post_upload(client, tenant.headers, pdf_bytes())
+            assert created.status_code == 202, created.text
+            path = f"/v1/uploads/{created.json()['id']}"
+            assert client.get(path, headers=tenant.headers).status_code == 200
+
+            proxy.cut()  # every pooled connection is gone, as when Postgres restarts
+            proxy.restore()
+            codes = [client.get(path, headers=tenant.headers).status_code for _ in range(6)]
+    finally:
+        database.engine.dispose()
+        proxy.close()
+
+    assert codes.count(503) <= 1, codes
+    assert codes[1:] == [200] * 5, codes
