@@ -293,7 +293,8 @@ def _timings(process: subprocess.Popen[str]) -> list[float]:
     return [float(seconds) for _, seconds in rows]
 
 
-BUSY_BATCHES = 5
+BUSY_BATCHES = 8
+POLL_SECONDS = 10
 
 
 def bench_polling(stack: Stack, files: list[tuple[str, bytes]]) -> dict[str, Any]:
@@ -308,9 +309,11 @@ def bench_polling(stack: Stack, files: list[tuple[str, bytes]]) -> dict[str, Any
             busy = _zip([(f"{round_}-{name}", data + b"\n" * (round_ + 1)) for name, data in files])
             running = client.post("/v1/uploads/batches", files={"file": ("q.zip", busy)}).json()
         time.sleep(1.0)
-        single = _paced_gets(f"{stack.api_url}/v1/uploads/{upload_id}", key, 200, 5, stack.work)
+        single = _paced_gets(
+            f"{stack.api_url}/v1/uploads/{upload_id}", key, 200, POLL_SECONDS, stack.work
+        )
         batch = _paced_gets(
-            f"{stack.api_url}/v1/uploads/batches/{done['id']}", key, 20, 5, stack.work
+            f"{stack.api_url}/v1/uploads/batches/{done['id']}", key, 20, POLL_SECONDS, stack.work
         )
         single_t, batch_t = _timings(single), _timings(batch)
         still_running = client.get(f"/v1/uploads/batches/{running['id']}").json()["status"]
