@@ -260,9 +260,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="run the API and web application")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    # One API process per core: a process serves requests on one core at a time (the
-    # GIL), so a second one answers while the first is busy.
-    serve.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    # One API process per core, at most 4: a process serves requests on one core at a
+    # time (the GIL), so a second one answers while the first is busy; each holds its
+    # own database pool, so many processes would crowd Postgres's connection limit.
+    serve.add_argument("--workers", type=int, default=min(os.cpu_count() or 1, 4))
     serve.set_defaults(func=cmd_serve)
     return parser
 
