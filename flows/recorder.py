@@ -98,19 +98,26 @@ class Recorder:
 
     def _write(self, group: list[_Entry]) -> None:
         try:
-            try:
-                self._transaction(group, one_by_one=False)
-            except IntegrityError:
-                # Another worker booked the same content between our look-up and our
-                # insert: write each outcome on its own, answering with that booking.
-                for entry in group:
-                    self._transaction([entry], one_by_one=True)
+            self._transaction(group, one_by_one=False)
+        except IntegrityError:
+            # Another worker booked the same content between our look-up and our
+            # insert: write each outcome on its own, answering with that booking.
+            for entry in group:
+                self._write_alone(entry)
         except BaseException as exc:  # every waiting caller must hear of it
             for entry in group:
                 entry.error = exc
         finally:
             for entry in group:
                 entry.done.set()
+
+    def _write_alone(self, entry: _Entry) -> None:
+        """One outcome in its own transaction; an error is this caller's alone (those
+        written before it in the same group stay written and are told so)."""
+        try:
+            self._transaction([entry], one_by_one=True)
+        except BaseException as exc:
+            entry.error = exc
 
     def _transaction(self, group: list[_Entry], one_by_one: bool) -> None:
         with self.db.session() as session:
