@@ -165,8 +165,8 @@ def process_batch(batch_id: str) -> dict[str, int]:
         jobs = _claim_batch_jobs(key)
         if not jobs:
             with env.db.read_session() as session:
-                active = work_repo.active_in_batch(session, key)
-            if active == 0:
+                finished, total = work_repo.batch_progress(session, key)
+            if finished == total:
                 break
             time.sleep(1.0)  # another worker's lease has not expired yet
             continue

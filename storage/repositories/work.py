@@ -20,7 +20,7 @@ from processors.base import FailureCode
 from storage.db import locked
 from storage.models import Batch, Upload, utcnow
 from storage.repositories.uploads import change_status
-from storage.states import UnpackState, UploadStatus
+from storage.states import ACTIVE_STATUSES, UnpackState, UploadStatus
 
 # A document that was in hand when its worker died twice is not tried a third time.
 MAX_ATTEMPTS = 2
@@ -198,21 +198,9 @@ def positions_of(session: Session, batch_id: uuid.UUID) -> set[int]:
     return {position for position in session.scalars(statement) if position is not None}
 
 
-def active_in_batch(session: Session, batch_id: uuid.UUID) -> int:
-    statement = (
-        select(func.count())
-        .select_from(Upload)
-        .where(
-            Upload.batch_id == batch_id,
-            Upload.status.in_([UploadStatus.QUEUED, UploadStatus.PROCESSING]),
-        )
-    )
-    return int(session.scalar(statement) or 0)
-
-
 def batch_progress(session: Session, batch_id: uuid.UUID) -> tuple[int, int]:
     """(uploads in a terminal state, all uploads) of a batch."""
-    active = Upload.status.in_([UploadStatus.QUEUED, UploadStatus.PROCESSING])
+    active = Upload.status.in_(ACTIVE_STATUSES)
     statement = select(func.count(), func.count().filter(active)).where(Upload.batch_id == batch_id)
     total, still_active = session.execute(statement).one()
     return int(total) - int(still_active), int(total)
