@@ -49,11 +49,7 @@ def refused_at_intake(upload: Upload, code: str, message: str) -> UploadStatus:
 def add_upload(session: Session, upload: Upload, initial: UploadStatus) -> None:
     """Insert a new upload in its first state, with its first history row. Raises
     IntegrityError when an idempotency key is taken; the caller holds a savepoint."""
-    change = upload.set_status(initial)
-    session.add(upload)
-    session.flush()
-    session.add(change)
-    session.flush()
+    add_uploads(session, [(upload, initial)])
 
 
 def add_uploads(session: Session, uploads: list[tuple[Upload, UploadStatus]]) -> None:
