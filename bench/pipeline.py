@@ -126,20 +126,30 @@ def bench_cold_start(stack: Stack) -> dict[str, Any]:
     return {"seconds_idle_to_first_completed": round(time.perf_counter() - started, 2)}
 
 
-def _terminal_at(database_url: str, batch_id: str) -> float:
-    """When the batch's last upload reached its terminal state (the status history),
-    as a Unix time: polling every 0.25 s would add up to that much to the measure."""
+def _rows(database_url: str, query: str, params: dict[str, Any]) -> list[Any]:
     engine = make_engine(database_url)
-    query = text(
-        "SELECT max(h.at) FROM status_history h JOIN uploads u ON u.id = h.upload_id "
-        "WHERE u.batch_id = :batch AND h.to_status IN ('completed', 'failed')"
-    )
     with engine.connect() as connection:
-        value = connection.execute(query, {"batch": batch_id}).scalar_one()
+        rows = connection.execute(text(query), params).all()
     engine.dispose()
+    return list(rows)
+
+
+def _unix_time(value: Any) -> float:
+    """A timestamp column as a Unix time (SQLite hands back ISO text)."""
     if isinstance(value, str):
         value = datetime.fromisoformat(value)
     return float(value.timestamp())
+
+
+def _terminal_at(database_url: str, batch_id: str) -> float:
+    """When the batch's last upload reached its terminal state (the status history),
+    as a Unix time: polling every 0.25 s would add up to that much to the measure."""
+    query = (
+        "SELECT max(h.at) FROM status_history h JOIN uploads u ON u.id = h.upload_id "
+        "WHERE u.batch_id = :batch AND h.to_status IN ('completed', 'failed')"
+    )
+    ((value,),) = _rows(database_url, query, {"batch": batch_id})
+    return _unix_time(value)
 
 
 def _one_batch(stack: Stack, database_url: str, archive: bytes, floor: float) -> dict[str, Any]:
@@ -194,23 +204,14 @@ def _tiny_pdf(index: int) -> bytes:
 
 
 def _latencies(database_url: str, company_key_prefix: str) -> list[float]:
-    engine = make_engine(database_url)
-    query = text(
+    query = (
         "SELECT q.at, c.at FROM status_history q JOIN status_history c "
         "ON c.upload_id = q.upload_id AND c.to_status IN ('completed', 'failed') "
         "JOIN uploads u ON u.id = q.upload_id JOIN api_keys k ON k.company_id = u.company_id "
         "WHERE q.to_status = 'queued' AND q.from_status IS NULL AND k.prefix = :prefix"
     )
-    with engine.connect() as connection:
-        rows = connection.execute(query, {"prefix": company_key_prefix}).all()
-    engine.dispose()
-
-    def moment(value: Any) -> float:
-        if isinstance(value, str):
-            value = datetime.fromisoformat(value)
-        return float(value.timestamp())
-
-    return [moment(done) - moment(queued) for queued, done in rows]
+    rows = _rows(database_url, query, {"prefix": company_key_prefix})
+    return [_unix_time(done) - _unix_time(queued) for queued, done in rows]
 
 
 def _curl_config(url: str, key: str, files: list[Path]) -> str:
