@@ -2,8 +2,8 @@
 `docintake` work pool, and `docintake worker`, the same loops run directly.
 
 Loops share one process pool: single uploads (drain windows), batches (one flow run
-each, two at a time) and a heartbeat that extends the leases of the work in hand. Run as many
-workers as you like, on as many machines: every claim is atomic in the database.
+each, two at a time) and a heartbeat that extends the leases of the work in hand. Run
+as many workers as you like, on as many machines: every claim is atomic in the database.
 Infrastructure trouble (database or object store away) makes a loop back off and try
 again; nothing is failed for it.
 """
