@@ -139,6 +139,8 @@ class Batch(Base):
     error_code: Mapped[str | None] = mapped_column(String(64))
     error_message: Mapped[str | None] = mapped_column(Text)
     attempts: Mapped[int] = mapped_column(default=0)
+    # Deaths of the process unpacking this archive (its own fault; capped).
+    crashes: Mapped[int] = mapped_column(default=0, server_default="0")
     lease_owner: Mapped[str | None] = mapped_column(String(255))
     lease_expires_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]
@@ -188,6 +190,8 @@ class Upload(Base):
     # Everything behind the error code a reader may want: e-invoice findings, for one.
     error_details: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     attempts: Mapped[int] = mapped_column(default=0)
+    # Deaths of the process reading this document (its own fault; capped).
+    crashes: Mapped[int] = mapped_column(default=0, server_default="0")
     lease_owner: Mapped[str | None] = mapped_column(String(255))
     lease_expires_at: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
