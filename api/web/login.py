@@ -1,5 +1,5 @@
-"""Log in and log out. Failed sign-ins are counted in the database (per e-mail and per
-client address), so every API process sees the same lockout."""
+"""Log in and log out. Sign-in attempts are counted in the database, so every API
+process sees the same limits; the scheme is in `login_throttle`."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from api.deps import Services, ServicesDep
+from api.web import login_throttle
 from api.web.auth import (
     COOKIE_PATH,
     CsrfUser,
@@ -73,29 +74,6 @@ def login_page(request: Request, services: ServicesDep, next: str | None = None)
     return _login_form(request, services, safe_next(next))
 
 
-def _client_address(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
-
-
-def _locked_for_seconds(services: Services, email: str, client: str) -> int:
-    """Seconds until another try is allowed; 0 when it is allowed now."""
-    settings = services.settings
-    window = timedelta(minutes=settings.login_window_minutes)
-    now = utcnow()
-    since = now - window
-    with services.db.read_session() as session:
-        checks = [
-            (users.failures_for_email(session, email, since), settings.login_failures_per_email),
-            (users.failures_for_client(session, client, since), settings.login_failures_per_client),
-        ]
-    waits = [
-        (failures.oldest + window - now).total_seconds()
-        for failures, limit in checks
-        if failures.count >= limit and failures.oldest is not None
-    ]
-    return max(1, math.ceil(max(waits))) if waits else 0
-
-
 @router.post("/app/login", response_class=HTMLResponse)
 def login(
     request: Request,
@@ -110,30 +88,45 @@ def login(
     if not cookie or not hmac.compare_digest(cookie, csrf_token):
         error = "The login form had expired. Please try again."
         return _login_form(request, services, next_path, 403, error, email)
-    client = _client_address(request)
-    wait = _locked_for_seconds(services, email, client)
-    if wait:
-        minutes = math.ceil(wait / 60)
-        error = f"Too many failed logins. Please try again in {minutes} minute(s)."
-        headers = {"Retry-After": str(wait)}
-        return _login_form(request, services, next_path, 429, error, email, headers)
-    with services.db.session() as session:
-        user = users.authenticate(session, email, password)
-        window = timedelta(minutes=services.settings.login_window_minutes)
-        users.record_attempt(session, email, client, user is not None, utcnow() - window)
-        new_session = None
-        if user is not None:
-            web_sessions.delete_expired(session, user.id, utcnow())
-            lifetime = timedelta(hours=services.settings.web_session_hours)
-            new_session = web_sessions.start_session(session, user.id, lifetime)
-        session.commit()
+    client = login_throttle.client_of(request, services, email)
+    wait, attempt_id = login_throttle.reserve_attempt(services, email, client)
+    if attempt_id is None:
+        return _too_many_attempts(request, services, next_path, email, wait)
+    new_session = _sign_in(services, email, password, attempt_id)
     if new_session is None:
         error = "E-mail or password is wrong."
         return _login_form(request, services, next_path, 401, error, email)
     response = RedirectResponse(next_path, status_code=303)
     set_session_cookie(response, services, new_session.token)
+    login_throttle.remember_device(response, services, email)
     response.delete_cookie(LOGIN_CSRF_COOKIE, path=COOKIE_PATH)
     return response
+
+
+def _too_many_attempts(
+    request: Request, services: Services, next_path: str, email: str, wait: int
+) -> Response:
+    when = f"{wait} seconds" if wait < 120 else f"{math.ceil(wait / 60)} minutes"
+    error = f"Too many failed logins. Please try again in {when}."
+    headers = {"Retry-After": str(wait)}
+    return _login_form(request, services, next_path, 429, error, email, headers)
+
+
+def _sign_in(
+    services: Services, email: str, password: str, attempt_id: int
+) -> web_sessions.NewWebSession | None:
+    """A new session when the password is right; the attempt, already counted as a
+    failure, is then marked succeeded."""
+    with services.db.session() as session:
+        user = users.authenticate(session, email, password)
+        if user is None:
+            return None
+        users.mark_succeeded(session, attempt_id)
+        web_sessions.delete_expired(session, user.id, utcnow())
+        lifetime = timedelta(hours=services.settings.web_session_hours)
+        new_session = web_sessions.start_session(session, user.id, lifetime)
+        session.commit()
+    return new_session
 
 
 @router.post("/app/logout")

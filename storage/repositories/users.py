@@ -3,13 +3,14 @@ and the sign-in attempts that rate-limit guessing across API processes."""
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import ColumnElement, delete, func, or_, select
+from sqlalchemy import ColumnElement, and_, delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from storage.models import LoginAttempt, User, utcnow
@@ -76,11 +77,31 @@ def _verify(password_hash: str, password: str) -> bool:
         return False
 
 
+def lock_attempts(session: Session, email: str, client: str) -> None:
+    """Serialises sign-in attempts of the same client and of the same e-mail until the
+    transaction ends, so counting them and adding one is atomic. Postgres: advisory
+    transaction locks, the client's first, then the e-mail's (one order, so no two
+    attempts wait on each other in a circle). SQLite: none needed, a writing session
+    holds the database's write lock from `BEGIN IMMEDIATE`."""
+    if session.get_bind().dialect.name != "postgresql":
+        return
+    address, client = normalize_email(email)[:320], client[:MAX_CLIENT_LENGTH]
+    for namespace, key in ((_CLIENT_LOCKS, client), (_EMAIL_LOCKS, address)):
+        session.execute(select(func.pg_advisory_xact_lock(namespace, _lock_key(key))))
+
+
+_CLIENT_LOCKS, _EMAIL_LOCKS = 0x6C6F6731, 0x6C6F6732  # advisory lock namespaces
+
+
+def _lock_key(value: str) -> int:
+    return int.from_bytes(hashlib.sha256(value.encode()).digest()[:4], "big", signed=True)
+
+
 def record_attempt(
     session: Session, email: str, client: str, succeeded: bool, forget_before: datetime
-) -> None:
-    """Adds the attempt and drops this e-mail's and client's attempts older than
-    `forget_before` (outside every window), so the table stays small."""
+) -> int:
+    """Adds the attempt (its id) and drops this e-mail's and client's attempts older
+    than `forget_before` (outside every window), so the table stays small."""
     address, client = normalize_email(email)[:320], client[:MAX_CLIENT_LENGTH]
     session.execute(
         delete(LoginAttempt).where(
@@ -88,8 +109,17 @@ def record_attempt(
             LoginAttempt.at < forget_before,
         )
     )
-    session.add(LoginAttempt(email=address, client=client, succeeded=succeeded, at=utcnow()))
+    attempt = LoginAttempt(email=address, client=client, succeeded=succeeded, at=utcnow())
+    session.add(attempt)
     session.flush()
+    return attempt.id
+
+
+def mark_succeeded(session: Session, attempt_id: int) -> None:
+    """An attempt counted as failed while its password was checked turned out right."""
+    session.execute(
+        update(LoginAttempt).where(LoginAttempt.id == attempt_id).values(succeeded=True)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,20 +128,39 @@ class Failures:
     oldest: datetime | None
 
 
-def failures_for_email(session: Session, email: str, since: datetime) -> Failures:
-    """Failed sign-ins for the address since `since` and after its last success."""
-    address = normalize_email(email)[:320]
+@dataclass(frozen=True, slots=True)
+class AttemptCounts:
+    """Failed sign-ins in the window, each after the last success of the same kind."""
+
+    by_client: Failures
+    by_client_and_email: Failures
+    by_email: Failures
+    last_for_email: datetime | None  # the latest attempt for the e-mail, from anyone
+
+
+def attempt_counts(session: Session, email: str, client: str, since: datetime) -> AttemptCounts:
+    address, client = normalize_email(email)[:320], client[:MAX_CLIENT_LENGTH]
+    pair = and_(LoginAttempt.email == address, LoginAttempt.client == client)
+    return AttemptCounts(
+        by_client=_failures(session, LoginAttempt.client == client, since),
+        by_client_and_email=_failures_after_success(session, pair, since),
+        by_email=_failures_after_success(session, LoginAttempt.email == address, since),
+        last_for_email=session.scalar(
+            select(func.max(LoginAttempt.at)).where(LoginAttempt.email == address)
+        ),
+    )
+
+
+def _failures_after_success(
+    session: Session, who: ColumnElement[bool], since: datetime
+) -> Failures:
     last_success = session.scalar(
         select(func.max(LoginAttempt.at)).where(
-            LoginAttempt.email == address, LoginAttempt.succeeded, LoginAttempt.at >= since
+            who, LoginAttempt.succeeded, LoginAttempt.at >= since
         )
     )
     start = since if last_success is None else max(since, last_success)
-    return _failures(session, LoginAttempt.email == address, start)
-
-
-def failures_for_client(session: Session, client: str, since: datetime) -> Failures:
-    return _failures(session, LoginAttempt.client == client[:MAX_CLIENT_LENGTH], since)
+    return _failures(session, who, start)
 
 
 def _failures(session: Session, who: ColumnElement[bool], since: datetime) -> Failures:
