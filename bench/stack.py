@@ -71,6 +71,7 @@ class Stack:
             "PREFECT_API_URL": self.prefect_url,
             "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
             "PREFECT_SERVER_UI_SHOW_PROMOTIONAL_CONTENT": "false",
+            "DO_NOT_TRACK": "1",
             "DOCINTAKE_VAR_DIR": str(work / "var"),
             "DOCINTAKE_DATABASE_URL": database_url,
             "DOCINTAKE_RATE_LIMIT_PER_SECOND": "100000",
@@ -80,7 +81,22 @@ class Stack:
         if prefect_database_url:
             self.env["PREFECT_API_DATABASE_CONNECTION_URL"] = prefect_database_url
         self._run("migrate")
-        prefect = self._spawn(
+        self.prefect_port = prefect_port
+        try:
+            self.prefect = self.start_prefect_server()
+            self.api = self._spawn(
+                [sys.executable, "-m", "api.cli", "serve", "--port", str(api_port)], "api.log"
+            )
+            _wait_http(self.api_url + "/healthz", 60, self.api)
+            _wait_http(self.prefect_url + "/health", 120, self.prefect)
+            self._start_pipeline()
+        except BaseException:
+            self.stop()
+            raise
+
+    def start_prefect_server(self) -> subprocess.Popen[bytes]:
+        """The Prefect server on its port; the caller waits for its health."""
+        return self._spawn(
             [
                 *ORCHESTRATION_NICENESS,
                 sys.executable,
@@ -91,16 +107,19 @@ class Stack:
                 "--host",
                 "127.0.0.1",
                 "--port",
-                str(prefect_port),
+                str(self.prefect_port),
             ],
             "prefect-server.log",
         )
-        self.api = self._spawn(
-            [sys.executable, "-m", "api.cli", "serve", "--port", str(api_port)], "api.log"
-        )
-        _wait_http(self.api_url + "/healthz", 60, self.api)
-        _wait_http(self.prefect_url + "/health", 120, prefect)
-        self._start_pipeline()
+
+    def restart_prefect_server(self, outage_seconds: float) -> None:
+        """Stop the Prefect server, leave it down for `outage_seconds`, start it again on
+        the same port and database (the soak's outage)."""
+        _stop_group(self.prefect)
+        self.processes.remove(self.prefect)
+        time.sleep(outage_seconds)
+        self.prefect = self.start_prefect_server()
+        _wait_http(self.prefect_url + "/health", 120, self.prefect)
 
     def _start_pipeline(self) -> None:
         """As in production and `make run`: the deployments on the `docintake` process
@@ -114,11 +133,11 @@ class Stack:
             subprocess.run(
                 prefect + command, env=self.env, cwd=ROOT, check=True, capture_output=True
             )
-        self._spawn(
+        self.worker = self._spawn(
             [sys.executable, "-m", "prefect", "worker", "start", "--pool", "docintake"],
             "prefect-worker.log",
         )
-        self._spawn([sys.executable, "-m", "api.cli", "dispatch"], "dispatch.log")
+        self.dispatcher = self._spawn([sys.executable, "-m", "api.cli", "dispatch"], "dispatch.log")
 
     def _run(self, *args: str) -> str:
         return subprocess.run(
@@ -132,7 +151,7 @@ class Stack:
 
     def _spawn(self, command: list[str], log_name: str) -> subprocess.Popen[bytes]:
         (self.work / "logs").mkdir(parents=True, exist_ok=True)
-        with open(self.work / "logs" / log_name, "wb") as log:
+        with open(self.work / "logs" / log_name, "ab") as log:
             process = subprocess.Popen(
                 command,
                 env=self.env,
@@ -149,12 +168,51 @@ class Stack:
         return str(json.loads(out.strip().splitlines()[-1])["apiKey"])
 
     def stop(self) -> None:
-        # Whole process groups: the Prefect worker's flow-run processes go with it.
+        # Whole process groups; flow runs are in sessions of their own (the Prefect
+        # worker starts them so), so every descendant found now is ended too.
+        tree = [pid for process in self.processes for pid in descendants(process.pid)]
         for process in reversed(self.processes):
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGTERM)
+        for pid in tree:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
         for process in reversed(self.processes):
             try:
                 process.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 process.kill()
+        for pid in tree:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _stop_group(process: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+def children(pid: int) -> list[int]:
+    """The direct children of a process, from /proc."""
+    try:
+        tasks = Path(f"/proc/{pid}/task").iterdir()
+        found = []
+        for task in tasks:
+            with contextlib.suppress(OSError):
+                found += [int(child) for child in (task / "children").read_text().split()]
+        return found
+    except OSError:
+        return []
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below `pid`, depth first."""
+    found = []
+    for child in children(pid):
+        found += [child, *descendants(child)]
+    return found

@@ -1,0 +1,188 @@
+"""`make soak`: the real stack under mixed load with faults on a schedule.
+
+    python -m bench.soak --mode embedded|production --seconds N
+
+Starts the stack as production does (the API, the dispatcher, a Prefect worker of pool
+`docintake` running `serve-queue` flow runs of prefect.yaml), in `embedded` mode on
+`make run`'s defaults (SQLite, local objects, Prefect on SQLite) or in `production`
+mode on a Postgres cluster of its own, SeaweedFS and Prefect on that Postgres. Then
+batches, single uploads and polling at 200 requests/s for N seconds while the faults of
+bench/soak_faults.py happen; then waits (bounded) for every accepted upload to be
+terminal and writes the verdict to bench/results/soak.json. Exit status 1 when a
+must-hold value is violated. See docs/soak.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import secrets
+import signal
+import sys
+import tempfile
+import time
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+from bench.soak_backends import PostgresCluster, RestartableSeaweed
+from bench.soak_bombs import hostile_files
+from bench.soak_faults import SCHEDULE, Faults, outage_seconds
+from bench.soak_load import Load
+from bench.soak_procs import MemorySampler
+from bench.soak_report import ClientRecord, settle, verdict
+from bench.stack import Stack
+from storage.db import make_engine
+
+RESULTS = Path(__file__).parent / "results" / "soak.json"
+COMPANIES = 4
+
+
+def _settle_limit(load_seconds: float) -> float:
+    """Long enough for leases (30 s) to expire twice and a new run to warm up."""
+    return min(300.0, max(150.0, load_seconds / 2))
+
+
+def _production_backends(work: Path, stack: ExitStack) -> tuple[str, str, dict[str, str], Any]:
+    postgres = PostgresCluster(work / "postgres")
+    stack.callback(postgres.stop)
+    for database in ("docintake", "prefect"):
+        postgres.create_database(database)
+    seaweed = RestartableSeaweed(work / "seaweed")
+    stack.callback(seaweed.stop)
+    settings = {
+        **seaweed.settings(),
+        "DOCINTAKE_ENVIRONMENT": "production",
+        "DOCINTAKE_SECRET_KEY": secrets.token_urlsafe(48),
+        "DOCINTAKE_PUBLIC_BASE_URL": "https://docintake.soak.invalid",
+    }
+    return (
+        postgres.url("docintake"),
+        postgres.url("prefect", driver="asyncpg"),
+        settings,
+        (postgres, seaweed),
+    )
+
+
+def _roots(stack: Stack, postgres: PostgresCluster | None, seaweed: Any) -> dict[str, list[int]]:
+    roots = {
+        "api": [stack.api.pid],
+        "prefect-server": [stack.prefect.pid],
+        "prefect-worker": [stack.worker.pid],
+        "dispatcher": [stack.dispatcher.pid],
+    }
+    if postgres and (postmaster := postgres.postmaster_pid()):
+        roots["postgres"] = [postmaster]
+    if seaweed:
+        roots["weed"] = [seaweed.pid]
+    return roots
+
+
+def _work_dir(mode: str, keep: bool, exits: ExitStack) -> Path:
+    """A temp dir for everything the soak starts; kept for a post-mortem with --keep."""
+    if keep:
+        return Path(tempfile.mkdtemp(prefix=f"docintake-soak-{mode}-"))
+    return Path(exits.enter_context(tempfile.TemporaryDirectory(prefix=f"docintake-soak-{mode}-")))
+
+
+def soak(mode: str, load_seconds: float, keep: bool = False) -> dict[str, Any]:
+    with ExitStack() as exits:
+        work = _work_dir(mode, keep, exits)
+        (work / "var").mkdir()
+        postgres = seaweed = None
+        started = time.time()
+        if mode == "production":
+            database_url, prefect_url, settings, (postgres, seaweed) = _production_backends(
+                work, exits
+            )
+        else:
+            database_url, prefect_url, settings = f"sqlite:///{work / 'var/docintake.db'}", None, {}
+        stack = Stack(work, database_url, settings, prefect_url)
+        exits.callback(stack.stop)
+        keys = [stack.company_key(f"Soak company {n}") for n in range(COMPANIES)]
+        hostile = hostile_files()
+        start_up = time.time() - started
+        sampler = MemorySampler(lambda: _roots(stack, postgres, seaweed))
+        sampler.start()
+        exits.callback(sampler.stop)
+        (work / "clients").mkdir()
+        load = Load(stack.api_url, keys, work / "clients")
+        exits.callback(load.finish)
+        faults = Faults(stack, load, hostile, load_seconds, postgres, seaweed)
+        load_started = time.time()
+        load.start()
+        faults.start(load_started)
+        time.sleep(load_seconds)
+        faults.join()  # an outage in progress ends before the load stops
+        load.finish()
+        load_took = time.time() - load_started
+        engine = make_engine(database_url)
+        record = ClientRecord.read(work / "clients")
+        settled = settle(engine, record, _settle_limit(load_seconds))
+        result = verdict(engine, record, load_took)
+        engine.dispose()
+        sampler.stop()
+        return {
+            "mode": mode,
+            "database": "postgres (own cluster)" if postgres else "sqlite",
+            "object_store": "s3 (SeaweedFS)" if seaweed else "local directory",
+            "prefect_server_database": "postgres" if postgres else "sqlite",
+            "load_seconds": round(load_took, 1),
+            "start_up_seconds": round(start_up, 1),
+            "outage_seconds": outage_seconds(load_seconds),
+            "schedule": [{"at_fraction": f, "fault": name} for f, name in SCHEDULE],
+            "faults": faults.done,
+            "settle": settled,
+            **result,
+            "peak_memory": sampler.report(),
+            "ok": not result["violations"],
+            "kept_work_dir": str(work) if keep else None,
+        }
+
+
+def _write(mode: str, result: dict[str, Any], started: float) -> None:
+    """bench/results/soak.json, one entry per mode, in the format of `make bench`."""
+    RESULTS.parent.mkdir(exist_ok=True)
+    existing = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    modes = existing.get("results", {}) if existing.get("benchmark") == "soak" else {}
+    result["wall_seconds"] = round(time.time() - started, 1)
+    modes[mode] = result
+    document = {
+        "benchmark": "soak",
+        "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
+        "results": modes,
+        "wall_seconds": round(time.time() - started, 1),
+    }
+    RESULTS.write_text(json.dumps(document, indent=2) + "\n")
+
+
+def _stop_on_sigterm() -> None:
+    """SIGTERM (make, CI) unwinds like Ctrl-C, so everything started is stopped."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.soak")
+    parser.add_argument("--mode", choices=("embedded", "production"), default="embedded")
+    parser.add_argument("--seconds", type=float, default=600)
+    parser.add_argument("--keep", action="store_true", help="keep the logs and databases")
+    args = parser.parse_args(argv)
+    _stop_on_sigterm()
+    started = time.time()
+    result = soak(args.mode, args.seconds, args.keep)
+    _write(args.mode, result, started)
+    print(json.dumps(result, indent=2))
+    for problem in result["violations"]:
+        print(f"soak {args.mode}: {problem}", file=sys.stderr)
+    return 0 if result["ok"] else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
