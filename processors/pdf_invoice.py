@@ -9,6 +9,7 @@ extracts what it can into the normalized `Invoice`. Totals are cross-checked
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from datetime import date
@@ -138,6 +139,8 @@ _NOT_INVOICE = re.compile(
     r"auftragsbestätigung|order\s*confirmation|bon\s*de\s*commande)\b",
     _I,
 )
+_WORD = re.compile(r"(?!(?:EUR|USD|GBP|CHF|INR)\b)[^\W\d_]{3,}")
+"""A word between two amounts; currency codes are part of the amount."""
 _CURRENCY_MARKS = re.compile(r"[\s€$£¥₹]|\b(?:EUR|USD|GBP|CHF|INR)\b")
 _ENGLISH = re.compile(r"\b(invoice|total|amount|due|date|the)\b", _I)
 
@@ -376,13 +379,26 @@ def _label_amounts(
         amounts = find_amounts(line)
         if not amounts and _wrapped_header(lines, index, match.start(), match.end()):
             continue
+        on_line = bool(amounts)
         if not amounts and index + 1 < len(lines):
             amounts = _amounts_below(lines[index + 1], match.start(), match.end())
         # Totals carry cents; integers on such lines are capital, counts or ids.
         amounts = [a for a in amounts if a.value.as_tuple().exponent != 0]
         if amounts:
-            found.append(abs(amounts[-1].value))
+            chosen = _after_label(line, match.end(), amounts) if on_line else amounts[-1]
+            found.append(abs(chosen.value))
     return found
+
+
+def _after_label(line: str, label_end: int, amounts: list[AmountMatch]) -> AmountMatch:
+    """The last of the amounts right after the label, up to the next word after one of
+    them (a second label and value beside it: `Exclusief BTW € 593,36   Subtotaal
+    € 717,97`); without an amount after the label, the last one on the line."""
+    run = [a for a in amounts if a.start >= label_end]
+    for previous, amount in itertools.pairwise(run):
+        if _WORD.search(line[previous.end : amount.start]):
+            return previous
+    return run[-1] if run else amounts[-1]
 
 
 def _wrapped_header(lines: list[str], index: int, start: int, end: int) -> bool:

@@ -2,7 +2,7 @@
 pages without a usable one. docs/ocr.md has the thresholds and how they were calibrated.
 
 Per page, up to the reader's page limit:
-1. the text layer (pypdf, plain and layout order) is used when it reads as text
+1. the text layer (PDFium, `processors/text_layer.py`: plain and layout order) is used when it reads as text
    (`processors/text_quality.py`: at least half of its tokens word-like) and, if it is
    short, the page draws no image beside it (a scan with a stamped page number);
 2. otherwise the page is rendered (pypdfium2, greyscale, `OCR_DPI`); a page on which
@@ -44,6 +44,7 @@ from processors.ocr import (
     recognised_rate,
 )
 from processors.pdf import open_pdf
+from processors.text_layer import read_pages
 from processors.text_quality import measure
 from processors.text_values import page_texts
 
@@ -146,19 +147,32 @@ def read_pdf_text(
     `unreadable_document` for a scan below the quality gate, `processing_failed` when
     OCR is needed and not installed. `quality_gate=False` is for calibration only."""
     reader = open_pdf(data)
-    plain = page_texts(reader, max_pages, layout=False)
-    layout = page_texts(reader, max_pages, layout=True)
-    doubtful = [n for n, text in enumerate(plain) if not _usable(text) or _short(text)]
-    if not doubtful:
+    document = _open_pdfium(data)
+    if document is None:
+        plain = page_texts(reader, max_pages, layout=False)
+        layout = page_texts(reader, max_pages, layout=True)
         return PdfText(tuple(plain), tuple(layout), None)
-    document = pdfium.PdfDocument(data)
     try:
+        plain, layout = read_pages(document, max_pages)
+        doubtful = [n for n, text in enumerate(plain) if not _usable(text) or _short(text)]
+        if not doubtful:
+            return PdfText(tuple(plain), tuple(layout), None)
         pending = [n for n in doubtful if not _usable(plain[n]) or _draws_image(document[n])]
         return _with_ocr(
             plain, layout, pending, document, _Ocr(ocr_command, quality_gate, max_ocr_pages)
         )
     finally:
         document.close()
+
+
+def _open_pdfium(data: bytes) -> pdfium.PdfDocument | None:
+    """PDFium's view of a PDF pypdf opened; None when PDFium cannot open it (an owner
+    password pypdf accepts as empty, a structure only pypdf repairs)."""
+    try:
+        return pdfium.PdfDocument(data)
+    except pdfium.PdfiumError as error:
+        logger.info("PDFium cannot open the PDF, pypdf reads its text: %s", error)
+        return None
 
 
 def _usable(text: str) -> bool:
