@@ -9,7 +9,7 @@ export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_SERVER_UI_SHOW_PROMOTIONAL_CONTENT := false
 export DO_NOT_TRACK := 1
 
-.PHONY: install run test lint bench corpus-report clean
+.PHONY: install run test lint bench soak corpus-report clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -41,6 +41,15 @@ lint: install
 bench: install
 	bash scripts/ensure-postgres.sh
 	$(BIN)/python -m bench.run
+
+# The real stack under mixed load with faults on a schedule, each mode in turn (docs/soak.md);
+# results in bench/results/soak.json, exit status 1 when a must-hold value is violated.
+SOAK_SECONDS ?= 600
+SOAK_MODE ?= embedded production
+soak: install
+	status=0; for mode in $(SOAK_MODE); do \
+	  $(BIN)/python -m bench.soak --mode $$mode --seconds $(SOAK_SECONDS) || status=1; \
+	done; exit $$status
 
 corpus-report: install
 	$(BIN)/python scripts/corpus_report.py

@@ -42,18 +42,22 @@ class PostgresCluster:
         self.port = free_port()
         directory.mkdir(parents=True, exist_ok=True)
         if os.geteuid() == 0:
-            directory.chmod(0o755)
+            # The postgres user must reach its directory through the soak's temp dir.
+            directory.parent.chmod(directory.parent.stat().st_mode | 0o011)
+            directory.chmod(0o700)
             os.chown(directory, *_owner_ids())
         self._pg("initdb", "-D", str(self.data), "-A", "trust", "-U", POSTGRES_USER, "--no-sync")
         self.start()
 
     def _pg(self, tool: str, *args: str) -> None:
-        subprocess.run(
+        done = subprocess.run(
             _as_cluster_owner([str(POSTGRES_BIN / tool), *args]),
-            check=True,
             capture_output=True,
+            text=True,
             cwd=self.directory,
         )
+        if done.returncode:
+            raise RuntimeError(f"{tool} {args[:1]} failed: {done.stderr.strip()[-1000:]}")
 
     def _ctl(self, action: str, *args: str) -> None:
         options = (
@@ -73,7 +77,7 @@ class PostgresCluster:
         self._ctl("restart", "-m", "fast")
 
     def stop(self) -> None:
-        with contextlib.suppress(subprocess.CalledProcessError):
+        with contextlib.suppress(RuntimeError):
             self._ctl("stop", "-m", "fast")
 
     def postmaster_pid(self) -> int | None:

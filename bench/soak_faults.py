@@ -99,12 +99,16 @@ class Faults:
         return {"sent": sent}
 
     def kill_readers(self) -> dict[str, Any]:
-        found = _wait_for(lambda: readers(self.stack.worker.pid))
-        return {"killed": _sigkill(found), "role": "reader"}
+        found = _wait_for(lambda: readers(self.stack.worker.pid), self._patience())
+        return {"killed": _sigkill(found), "role": "reader", "waited_up_to_s": self._patience()}
 
     def kill_flow_runs(self) -> dict[str, Any]:
-        found = _wait_for(lambda: serving_flow_runs(self.stack.worker.pid))
-        return {"killed": _sigkill(found), "role": "flow-run"}
+        found = _wait_for(lambda: serving_flow_runs(self.stack.worker.pid), self._patience())
+        return {"killed": _sigkill(found), "role": "flow-run", "waited_up_to_s": self._patience()}
+
+    def _patience(self) -> float:
+        """How long a kill waits for its targets to exist (a new run may be starting)."""
+        return min(30.0, max(5.0, round(self.load_seconds / 10)))
 
     def restart_postgres(self) -> dict[str, Any]:
         if self.postgres is None:
@@ -125,7 +129,7 @@ class Faults:
         return {"outage_s": seconds, "how": "SIGTERM the server, same port and database after"}
 
 
-def _wait_for(find: Callable[[], list[int]], seconds: float = 5) -> list[int]:
+def _wait_for(find: Callable[[], list[int]], seconds: float) -> list[int]:
     """The processes `find` returns, waiting for some to exist (a run may be starting)."""
     deadline = time.monotonic() + seconds
     found = find()
