@@ -17,17 +17,22 @@ from __future__ import annotations
 
 import io
 import logging
-import struct
 import warnings
-import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 from pypdf import PasswordType, PdfReader
-from pypdf.errors import PyPdfError
+from pypdf.errors import LimitReachedError
 
 from processors.base import FailureCode, ProcessingError
+from processors.pdf_limits import (
+    MALFORMED_PDF_ERRORS,
+    OverLimit,
+    apply_pdf_limits,
+    check_decoded_size,
+    check_pages,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -35,21 +40,7 @@ TEXT_PAGES = 3
 """Enough for classifiers (invoice or not, which bank) without reading whole reports."""
 TEXT_CHARS = 20_000
 
-# What pypdf raises on malformed input besides its own errors. These come from parsing
-# untrusted bytes, not from our code, so they mean "this PDF cannot be read".
-_MALFORMED_PDF_ERRORS: tuple[type[BaseException], ...] = (
-    PyPdfError,
-    ValueError,
-    KeyError,
-    TypeError,
-    IndexError,
-    AttributeError,
-    AssertionError,
-    RecursionError,
-    OverflowError,
-    zlib.error,
-    struct.error,
-)
+_MALFORMED_PDF_ERRORS = MALFORMED_PDF_ERRORS
 
 _NOT_OPENABLE = "The PDF cannot be read: it is damaged, truncated or not a valid PDF file."
 _PASSWORD_NEEDED = "The PDF is password-protected. Remove the password and upload it again."
@@ -69,12 +60,16 @@ class PdfSummary:
 
 def open_pdf(data: bytes) -> PdfReader:
     """A reader whose pages can be read. Raises `ProcessingError` with
-    `password_protected` or `unreadable_document`."""
+    `password_protected` or `unreadable_document` (`OverLimit` for a document over the
+    limits of `processors/pdf_limits.py`)."""
+    apply_pdf_limits()
     with _contained_warnings():
         reader = _parse(data)
         _unlock_without_password(reader)
+        check_pages(reader)
         if _page_count(reader) == 0:
             raise ProcessingError(FailureCode.UNREADABLE_DOCUMENT, "The PDF has no pages.")
+        check_decoded_size(reader)
     return reader
 
 
@@ -122,6 +117,8 @@ def _parse(data: bytes) -> PdfReader:
         if b"/Encrypt" in data:
             raise ProcessingError(FailureCode.PASSWORD_PROTECTED, _CERTIFICATE_NEEDED) from error
         raise ProcessingError(FailureCode.UNREADABLE_DOCUMENT, _NOT_OPENABLE) from error
+    except LimitReachedError as error:
+        raise OverLimit(f"its structure is too large ({error})") from error
     except _MALFORMED_PDF_ERRORS as error:
         logger.info("PDF not parseable: %s: %s", type(error).__name__, error)
         raise ProcessingError(FailureCode.UNREADABLE_DOCUMENT, _NOT_OPENABLE) from error
@@ -144,6 +141,8 @@ def _unlock_without_password(reader: PdfReader) -> None:
 def _page_count(reader: PdfReader) -> int:
     try:
         return len(reader.pages)
+    except LimitReachedError as error:
+        raise OverLimit(f"its page tree is too large ({error})") from error
     except _MALFORMED_PDF_ERRORS as error:
         logger.info("PDF page tree not readable: %s: %s", type(error).__name__, error)
         raise ProcessingError(FailureCode.UNREADABLE_DOCUMENT, _NOT_OPENABLE) from error

@@ -62,11 +62,32 @@ def parse_xml(
 def _declares_doctype(data: bytes) -> bool:
     """Cheap pre-check so a hostile DTD is never handed to libxml2 at all.
 
-    Looks at the prolog only (before the first element); the post-parse docinfo check
-    catches encodings this byte search cannot see (UTF-16).
+    Looks at the prolog only (before the first element). UTF-16 and UTF-32 are decoded
+    first (their first `_WIDE_PROLOG_WINDOW` bytes); the post-parse docinfo check stays
+    for a prolog longer than that.
     """
+    codec = _wide_codec(data)
+    if codec is not None:
+        data = data[:_WIDE_PROLOG_WINDOW].decode(codec, errors="ignore").encode("utf-8")
     prolog_end = _first_element_offset(data)
     return b"<!DOCTYPE" in data[:prolog_end].upper()
+
+
+_WIDE_PROLOG_WINDOW = 64 * 1024
+# Byte-order marks and, without one, how "<" starts a document (XML 1.0, appendix F).
+_WIDE_CODECS = (
+    ((b"\x00\x00\xfe\xff", b"\x00\x00\x00<"), "utf-32-be"),
+    ((b"\xff\xfe\x00\x00", b"<\x00\x00\x00"), "utf-32-le"),
+    ((b"\xfe\xff", b"\x00<"), "utf-16-be"),
+    ((b"\xff\xfe", b"<\x00"), "utf-16-le"),
+)
+
+
+def _wide_codec(data: bytes) -> str | None:
+    for prefixes, codec in _WIDE_CODECS:
+        if data.startswith(prefixes):
+            return codec
+    return None
 
 
 def _first_element_offset(data: bytes) -> int:

@@ -1,0 +1,301 @@
+"""What reading one PDF may cost, checked before anything large is decoded.
+
+A PDF of a few KiB can inflate to gigabytes (a deflated content stream, a huge image,
+dozens of embedded files) or make a reader walk a huge page tree. The limits here are
+checked with pypdf, whose decoders stop at a configured output length, before pypdf's
+text extraction or PDFium (text, rendering) decode the same streams without limits of
+their own (docs/processors.md, "Limits"):
+
+- pypdf's `Configuration` caps every decoder's output at `MAX_STREAM_BYTES`, the page
+  tree at `MAX_PAGES` pages, and runs no external decoder (jbig2dec);
+- `check_pages` refuses more than `MAX_PAGES` pages, from the root's /Count before the
+  tree is walked;
+- `check_decoded_size` decodes every stream reachable from the first `CHECKED_PAGES`
+  pages (contents, images, forms, fonts, annotations), one at a time, counting and
+  dropping the output: over `MAX_STREAM_BYTES` for one stream or `MAX_DECODED_BYTES`
+  for all, the document fails. An image counts with its pixels as a renderer holds
+  them (four bytes a pixel), whatever its compression.
+
+A document over a limit fails `unreadable_document` (`OverLimit`): its content cannot
+be read within the limits, and sending the same bytes again cannot help.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from collections.abc import Iterator
+
+from pypdf import Configuration, PdfReader, apply_configuration, overwrite_configuration
+from pypdf.errors import LimitReachedError, PyPdfError
+from pypdf.filters import decode_stream_data
+from pypdf.generic import (
+    ArrayObject,
+    DictionaryObject,
+    EncodedStreamObject,
+    NameObject,
+    NullObject,
+    PdfObject,
+    StreamObject,
+)
+
+from processors.base import FailureCode, ProcessingError
+
+MiB = 1024 * 1024
+
+MAX_PAGES = 5_000
+"""Walking a page tree costs about 0.3 ms a page here; 5,000 pages are 1.5 s."""
+CHECKED_PAGES = 50
+"""The most pages any reader reads (bank statements: 50); PDFium decodes no others."""
+MAX_IMAGE_BYTES = 256 * MiB
+"""One image, decoded and at `PIXEL_BYTES` a pixel: 64 megapixels (an A4 page scanned
+at 900 dpi; the corpus holds a 50 megapixel image)."""
+MAX_STREAM_BYTES = 64 * MiB
+"""Any other decoded stream (page contents, forms, fonts), and what any pypdf decoder
+may put out: dense pages have a few MiB of content."""
+MAX_PAGE_BYTES = 384 * MiB
+"""All streams one page uses: PDFium holds them while it draws or reads the page (it
+needed 214 MiB for the page with the 50 megapixel image)."""
+MAX_DECODED_BYTES = 1024 * MiB
+"""All streams of the checked pages, each once: bounds the time the check takes."""
+MAX_CHECKED_OBJECTS = 50_000
+"""Objects reachable from the checked pages; parsing one costs about 0.1 ms."""
+MAX_ATTACHMENT_BYTES = 128 * MiB
+"""All embedded files decoded while looking for an e-invoice, per document."""
+PIXEL_BYTES = 4
+"""What a renderer holds per image pixel (PDFium keeps BGRA bitmaps)."""
+MAX_RECOVERY_INPUT = 1 * MiB
+"""pypdf repairs a broken deflate stream byte by byte (about 1 s a MiB here)."""
+
+_OUTPUT_LIMITS = (
+    "maximum_declared_stream_length",
+    "array_based_stream_maximum_output_length",
+    "jbig2_maximum_output_length",
+    "lzw_maximum_output_length",
+    "run_length_maximum_output_length",
+    "zlib_maximum_output_length",
+    "brotli_maximum_output_length",
+    "image_maximum_buffer_size",
+)
+PDF_CONFIGURATION = Configuration().with_overwrites(
+    **dict.fromkeys(_OUTPUT_LIMITS, MAX_STREAM_BYTES),
+    zlib_maximum_recovery_input_length=MAX_RECOVERY_INPUT,
+    stream_decoding_work_maximum_length=2 * MAX_STREAM_BYTES,
+    page_tree_maximum_entries=2 * MAX_PAGES,
+    page_tree_maximum_page_entries=100 * MAX_PAGES,
+    jbig2dec_binary=None,
+    disable_legacy_handling=True,
+)
+
+# What pypdf raises on malformed input besides its own errors. These come from parsing
+# untrusted bytes, not from our code, so they mean "this PDF cannot be read".
+MALFORMED_PDF_ERRORS: tuple[type[BaseException], ...] = (
+    PyPdfError,
+    ValueError,
+    KeyError,
+    TypeError,
+    IndexError,
+    AttributeError,
+    AssertionError,
+    RecursionError,
+    OverflowError,
+    zlib.error,
+    struct.error,
+)
+
+_UNDECODABLE: tuple[type[BaseException], ...] = (*MALFORMED_PDF_ERRORS, NotImplementedError)
+
+_FLATE = ("/FlateDecode", "/Fl")
+_SLICE = 1 * MiB
+
+# Keys that lead away from the page being read: to its parent, to other pages (links,
+# bookmarks, article beads), or to actions.
+_SKIPPED_KEYS = frozenset({"/Parent", "/P", "/Dest", "/D", "/A", "/AA", "/B", "/Next", "/Prev"})
+
+
+class OverLimit(ProcessingError):
+    """The document is over one of the limits above."""
+
+    def __init__(
+        self, what: str, value: int | None = None, maximum: int | None = None, unit: str = "bytes"
+    ) -> None:
+        measured = ""
+        if value is not None and maximum is not None:
+            measured = f" ({_amount(value, unit)}; the service reads {_amount(maximum, unit)})"
+        elif maximum is not None:
+            measured = f" (over {_amount(maximum, unit)})"
+        super().__init__(
+            FailureCode.UNREADABLE_DOCUMENT,
+            f"The PDF cannot be read within the service's limits: {what}{measured}.",
+            {"limit": {"what": what, "value": value, "maximum": maximum, "unit": unit}},
+        )
+
+
+def apply_pdf_limits() -> None:
+    """Make `PDF_CONFIGURATION` pypdf's configuration in the current thread (pypdf keeps it
+    in a context variable, so each thread and task starts from pypdf's defaults)."""
+    overwrite_configuration(PDF_CONFIGURATION)
+
+
+def check_pages(reader: PdfReader) -> None:
+    """Refuse a page tree that claims more than `MAX_PAGES` pages, before walking it.
+    A /Count that lies is caught while walking (`page_tree_maximum_entries`)."""
+    try:
+        pages = reader.root_object["/Pages"].get_object()
+    except MALFORMED_PDF_ERRORS:
+        return
+    claimed = pages.get("/Count", 0) if isinstance(pages, DictionaryObject) else 0
+    if isinstance(claimed, int) and claimed > MAX_PAGES:
+        raise OverLimit("it has more pages than the service reads", claimed, MAX_PAGES, "pages")
+
+
+def check_decoded_size(reader: PdfReader) -> None:
+    """Decode every stream the first `CHECKED_PAGES` pages use, one at a time."""
+    sizes: dict[int, int] = {}
+    visits = _Visits()
+    for number in range(min(len(reader.pages), CHECKED_PAGES)):
+        page_total = 0
+        for stream in _streams_of(reader.pages[number], visits):
+            if id(stream) not in sizes:
+                sizes[id(stream)] = _decoded_size(stream)
+                if sum(sizes.values()) > MAX_DECODED_BYTES:
+                    raise OverLimit(
+                        "its first pages decode to too much data",
+                        sum(sizes.values()),
+                        MAX_DECODED_BYTES,
+                    )
+            page_total += sizes[id(stream)]
+            if page_total > MAX_PAGE_BYTES:
+                raise OverLimit(
+                    f"page {number + 1} decodes to too much data", page_total, MAX_PAGE_BYTES
+                )
+
+
+def decoded_data(stream: StreamObject, what: str, max_bytes: int = MAX_STREAM_BYTES) -> bytes:
+    """The decoded bytes of one stream without caching them in the reader; `OverLimit`
+    when a decoder reaches `max_bytes`. Raises what pypdf raises on bad data."""
+    if not _filters(stream):
+        return stream._data  # pypdf's decoder takes a missing filter for an unknown one
+    limits = PDF_CONFIGURATION
+    if max_bytes != MAX_STREAM_BYTES:
+        limits = limits.with_overwrites(**dict.fromkeys(_OUTPUT_LIMITS, max_bytes))
+    try:
+        with apply_configuration(limits):
+            return decode_stream_data(stream)
+    except LimitReachedError as error:
+        raise OverLimit(what, maximum=max_bytes) from error
+
+
+class _Visits:
+    """Counts the objects walked, over all pages."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def add(self) -> None:
+        self.count += 1
+        if self.count > MAX_CHECKED_OBJECTS:
+            raise OverLimit(
+                "its first pages use too many objects", self.count, MAX_CHECKED_OBJECTS, "objects"
+            )
+
+
+def _streams_of(page: PdfObject, visits: _Visits) -> Iterator[StreamObject]:
+    """Every stream reachable from the page, each once. An object pypdf cannot resolve
+    is skipped: PDFium will not find a stream there either."""
+    seen: set[int] = set()
+    pending: list[PdfObject] = [page]
+    while pending:
+        resolved = _resolve(pending.pop())
+        if resolved is None or id(resolved) in seen:
+            continue
+        seen.add(id(resolved))
+        visits.add()
+        if isinstance(resolved, StreamObject):
+            yield resolved
+        if isinstance(resolved, DictionaryObject):
+            pending.extend(value for key, value in resolved.items() if key not in _SKIPPED_KEYS)
+        elif isinstance(resolved, ArrayObject):
+            pending.extend(resolved)
+
+
+def _resolve(node: PdfObject) -> PdfObject | None:
+    try:
+        resolved = node.get_object()
+    except LimitReachedError as error:
+        raise OverLimit(f"an object is too large to read ({error})") from error
+    except MALFORMED_PDF_ERRORS:
+        return None
+    return resolved if isinstance(resolved, (DictionaryObject, ArrayObject)) else None
+
+
+def _decoded_size(stream: StreamObject) -> int:
+    image = stream.get("/Subtype") == "/Image"
+    maximum = MAX_IMAGE_BYTES if image else MAX_STREAM_BYTES
+    what = "an image has too many pixels" if image else "a stream decodes to too much data"
+    pixels = _pixel_bytes(stream) if image else 0
+    if pixels > maximum:
+        raise OverLimit(what, pixels, maximum)
+    try:
+        decoded = _decoded_length(stream, maximum, what)
+    except _UNDECODABLE:
+        decoded = len(stream._data)  # what pypdf cannot decode costs its raw size
+    return max(decoded, pixels)
+
+
+def _decoded_length(stream: StreamObject, maximum: int, what: str) -> int:
+    """A last deflate stage (nearly every stream has one) is counted in slices and never
+    held whole; the stages before it, and other filters, are decoded by pypdf."""
+    filters = _filters(stream)
+    if not filters or filters[-1] not in _FLATE:
+        return len(decoded_data(stream, what))
+    data = stream._data
+    if len(filters) > 1:
+        data = decoded_data(_first_stages(stream, filters), what)
+    return _inflated_length(data, maximum, what)
+
+
+def _filters(stream: StreamObject) -> list[object]:
+    filters = stream.get("/Filter")
+    if filters is None or isinstance(filters, NullObject):
+        return []
+    return list(filters) if isinstance(filters, ArrayObject) else [filters]
+
+
+def _first_stages(stream: StreamObject, filters: list[object]) -> StreamObject:
+    """The stream with its last filter dropped."""
+    partial = EncodedStreamObject()
+    partial[NameObject("/Filter")] = ArrayObject(filters[:-1])
+    parameters = stream.get("/DecodeParms")
+    if isinstance(parameters, ArrayObject):
+        partial[NameObject("/DecodeParms")] = ArrayObject(parameters[:-1])
+    partial._data = stream._data
+    return partial
+
+
+def _inflated_length(data: bytes, maximum: int, what: str) -> int:
+    """Bytes inflated; on broken data those before the break, as tolerant readers do."""
+    inflater = zlib.decompressobj()
+    length = 0
+    try:
+        while data and not inflater.eof:
+            length += len(inflater.decompress(data, _SLICE))
+            if length > maximum:
+                raise OverLimit(what, length, maximum)
+            data = inflater.unconsumed_tail
+    except zlib.error:
+        return length
+    return length
+
+
+def _pixel_bytes(image: StreamObject) -> int:
+    width, height = image.get("/Width", 0), image.get("/Height", 0)
+    if not isinstance(width, int) or not isinstance(height, int):
+        return 0
+    return max(width, 0) * max(height, 0) * PIXEL_BYTES
+
+
+def _amount(value: int, unit: str) -> str:
+    if unit == "bytes":
+        return f"{value / MiB:,.0f} MiB"
+    return f"{value:,} {unit}"
