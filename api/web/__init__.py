@@ -1,7 +1,8 @@
 """The web application under /app: server-rendered pages for a company's accountants.
 
-`install_web(app)` adds the routers, the static files and the handlers that turn a
-missing session into a redirect to the login page and errors under /app into pages."""
+`install_web(app)` adds the routers, the static files, the guard that caps form bodies
+and adds the security headers (`guard.WebGuard`), and the handlers that turn a missing
+session into a redirect to the login page and errors under /app into pages."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from starlette.types import ExceptionHandler
 
 from api.web import batches, inbox, login, results, settings_pages
 from api.web.auth import CsrfRejected, LoginRequired, WebUser, find_user
+from api.web.guard import WebGuard, is_web_path
 from api.web.render import error_page, not_found_page
 from storage.errors import DomainError
 
@@ -42,6 +44,7 @@ def _home() -> Response:
 
 def install_web(app: FastAPI) -> None:
     app.include_router(web_router())
+    app.add_middleware(WebGuard, services=app.state.services)
     app.mount("/app/static", StaticFiles(directory=STATIC_DIR), name="web-static")
     app.add_exception_handler(LoginRequired, _login_required)
     app.add_exception_handler(CsrfRejected, _csrf_rejected)
@@ -51,10 +54,6 @@ def install_web(app: FastAPI) -> None:
     for failure in (DomainError, DBAPIError, Exception):
         api_handler = app.exception_handlers[failure]
         app.add_exception_handler(failure, _failures_under_app(api_handler))
-
-
-def is_web_path(path: str) -> bool:
-    return path == "/app" or path.startswith("/app/")
 
 
 async def _login_required(request: Request, _: Exception) -> Response:

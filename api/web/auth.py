@@ -14,6 +14,7 @@ from typing import Annotated
 from fastapi import Depends, Request, Response
 
 from api.deps import Services, ServicesDep
+from api.web.limits import MAX_FORM_FIELDS
 from storage.models import utcnow
 from storage.repositories import web_sessions
 
@@ -74,7 +75,7 @@ CurrentUser = Annotated[WebUser, Depends(current_user)]
 
 
 async def csrf_protected(request: Request, user: CurrentUser) -> WebUser:
-    form = await request.form()
+    form = await request.form(max_fields=MAX_FORM_FIELDS)
     sent = form.get("csrf_token")
     if not isinstance(sent, str) or not hmac.compare_digest(sent, user.csrf_token):
         raise CsrfRejected

@@ -13,6 +13,7 @@ from jinja2.runtime import Context
 
 from api.web.auth import WebUser
 from api.web.formats import format_date, format_datetime, format_money, format_number
+from api.web.security_headers import security_headers
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 DEFAULT_LOCALE = "de"
@@ -72,7 +73,17 @@ def render(
         request, template, context, status_code=status_code, headers=headers
     )
     response.headers.setdefault("Cache-Control", "no-store")
+    # Also here, not only in WebGuard: a page for an unexpected error is sent by the
+    # outermost middleware, past WebGuard.
+    https = request.url.scheme == "https" or _public_base_is_https(request)
+    for name, value in security_headers(https).items():
+        response.headers.setdefault(name, value)
     return response
+
+
+def _public_base_is_https(request: Request) -> bool:
+    services = getattr(request.app.state, "services", None)
+    return services is not None and services.settings.public_base_url.startswith("https://")
 
 
 def error_page(

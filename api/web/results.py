@@ -16,6 +16,7 @@ from api.deps import ServicesDep
 from api.web.auth import CsrfUser, CurrentUser, WebUser
 from api.web.downloads import content_disposition, media_type_of
 from api.web.invoice_views import invoice_view
+from api.web.limits import MAX_FORM_FIELDS
 from api.web.paging import parse_id
 from api.web.render import error_page, not_found_page, render
 from api.web.result_views import document_view, result_header, upload_view
@@ -156,7 +157,7 @@ async def confirm_transactions(
     request: Request, result_id: str, user: CsrfUser, services: ServicesDep
 ) -> Response:
     key = parse_id(result_id)
-    form = await request.form()
+    form = await request.form(max_fields=MAX_FORM_FIELDS)
     positions = _positions(form.getlist("one") or form.getlist("position"))
     if key is None:
         return not_found_page(request, user)

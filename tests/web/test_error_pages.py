@@ -44,6 +44,7 @@ def test_an_unavailable_database_is_a_503_page_under_app_and_problem_json_in_the
         client.cookies.set("docintake_session", "a-session-token-the-database-would-check")
         page = client.get("/app/uploads")
         assert page.status_code == 503 and page.headers["content-type"] == HTML
+        assert "frame-ancestors 'none'" in page.headers["content-security-policy"]
         assert "<h1>Service unavailable</h1>" in page.text
         assert page.headers["retry-after"]
         assert "Traceback" not in page.text and "sqlite" not in page.text.lower()
@@ -74,6 +75,7 @@ def test_an_object_store_that_does_not_answer_is_a_503_page(
         assert log_in(client, account.email).status_code == 303
         page = client.get(f"/app/results/{result_id}/original")
         assert page.status_code == 503 and page.headers["content-type"] == HTML
+        assert "frame-ancestors 'none'" in page.headers["content-security-policy"]
         assert "<h1>Service unavailable</h1>" in page.text and account.email in page.text
 
 
@@ -88,6 +90,8 @@ def test_an_unexpected_error_is_a_500_page_under_app(
         assert log_in(client, account.email).status_code == 303
         page = client.get(f"/app/results/{result_id}/original")
         assert page.status_code == 500 and page.headers["content-type"] == HTML
+        # Sent by the outermost middleware, past WebGuard: render() adds the headers.
+        assert "frame-ancestors 'none'" in page.headers["content-security-policy"]
         assert "<h1>Internal error</h1>" in page.text
         assert "NoSuchBucket" not in page.text and "Traceback" not in page.text
         assert account.email in page.text  # the page keeps the navigation and logout
