@@ -39,6 +39,7 @@ from processors.text_values import (
     find_bic,
     find_dates,
     find_ibans,
+    forget_lines,
     lines_of,
 )
 
@@ -117,6 +118,7 @@ class BankStatementProcessor:
         return 0
 
     def process(self, data: bytes, context: ProcessingContext) -> Outcome:
+        forget_lines()
         pdf_text = read_pdf_text(data, context.ocr_command, MAX_PAGES)
         if pdf_text.empty:
             raise ProcessingError(

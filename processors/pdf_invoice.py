@@ -46,6 +46,7 @@ from processors.text_values import (
     find_bic,
     find_dates,
     find_ibans,
+    forget_lines,
     is_header_row,
     labelled,
     lines_of,
@@ -167,6 +168,7 @@ class PdfTextInvoiceProcessor:
         return 0
 
     def process(self, data: bytes, context: ProcessingContext) -> Outcome:
+        forget_lines()
         pdf_text = read_pdf_text(data, context.ocr_command, MAX_PAGES)
         if pdf_text.empty:
             if context.document_type is DocumentType.AUTO:

@@ -2,9 +2,10 @@
 pages without a usable one. docs/ocr.md has the thresholds and how they were calibrated.
 
 Per page, up to the reader's page limit:
-1. the text layer (PDFium, `processors/text_layer.py`: plain and layout order) is used when it reads as text
-   (`processors/text_quality.py`: at least half of its tokens word-like) and, if it is
-   short, the page draws no image beside it (a scan with a stamped page number);
+1. the text layer (PDFium, `processors/text_layer.py`: plain and layout order) is used
+   when it reads as text (`processors/text_quality.py`: at least half of its tokens
+   word-like) and, if it is short, the page draws no image beside it (a scan with a
+   stamped page number);
 2. otherwise the page is rendered (pypdfium2, greyscale, `OCR_DPI`); a page on which
    nothing is drawn is skipped;
 3. otherwise it is turned straight (`deskew`) and Tesseract reads it

@@ -1,59 +1,63 @@
 """The text layer of PDF pages through PDFium (pypdfium2): plain text in PDFium's reading
 order, and a layout text that keeps every visual row on one line with its columns apart.
 
-The layout text is rebuilt from the glyph boxes, the way pypdf's layout mode lays out
-text: glyphs whose vertical centres fall within half a glyph height of each other form a
-row; within a row a gap wider than `WORD_GAP` glyph heights is a space and one wider than
-`CELL_GAP` starts a new cell; a cell starts at the column of its x position (in a fixed
-width of `CHAR_WIDTH_SHARE` of the page's mean glyph advance), and at least two spaces
-after the cell before it, so that `text_values.cells` splits it off.
+PDFium's text already breaks words where glyphs leave a gap and lines where text moves
+to a new line; the layout text places those words by their boxes, the way pypdf's layout
+mode places text runs:
+- words whose vertical centres lie within half a glyph height of each other form a row,
+  and neighbouring rows less than about an em apart whose cells do not overlap are one
+  row (a label set a little higher than its value in the next column);
+- within a row, words further apart than `CELL_GAP` glyph heights are separate cells;
+- a cell starts at the column of its x position, in a fixed width of
+  `CHAR_WIDTH_SHARE` of the page's mean glyph advance, and at least two spaces after
+  the cell before it, so that `text_values.cells` splits it off.
+Rotated words (a watermark, a vertical margin note) are left out of the layout text,
+as pypdf's layout mode leaves them out.
 """
 
 from __future__ import annotations
 
 import ctypes
 import math
+import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import pypdfium2 as pdfium  # type: ignore[import-untyped]
 import pypdfium2.raw as pdfium_raw  # type: ignore[import-untyped]
 
-WORD_GAP = 0.1
-"""A gap between glyphs of more than this share of the glyph height is a word space
-(letters of a word touch: the loose boxes span the advance widths)."""
 CELL_GAP = 0.45
-"""From about half an em (loose boxes are about 1.15 em high) a gap separates cells,
-as two spaces or more do in pypdf's layout mode."""
+"""From about half an em (loose glyph boxes are about 1.15 em high) a gap separates
+cells, as two spaces or more do in pypdf's layout mode."""
+JOINED_CELL_GAP = 0.9
+"""Words the PDF itself separates with one space character are one cell up to twice
+that gap (a monospaced font's space is 0.6 em wide)."""
 ROW_SHARE = 0.5
-"""Glyphs whose centres are closer than this share of their height share a row."""
+"""Words whose centres are closer than this share of their height share a row."""
 MERGE_SHARE = 0.85
-"""Neighbouring rows closer than this share of a glyph height (about one em) whose cells
-do not overlap are one row, as in pypdf's layout mode."""
+"""Neighbouring rows closer than this share of a glyph height (about one em) whose
+cells do not overlap are one row, as in pypdf's layout mode."""
 CHAR_WIDTH_SHARE = 0.8
 """One layout column is 0.8 of the page's mean glyph advance (pypdf's layout mode uses
 the same), so that proportional text rarely runs into the next column."""
 CELL_SPACES = 2
 MAX_ANGLE = 0.01
-"""Rotated glyphs (radians; a vertical margin note) are left out, as pypdf's layout mode
-leaves them out."""
+"""Radians: a word turned further than this is rotated text."""
 MAX_COLUMN = 1_000
+_WORDS = re.compile("[^\\s\ufffe]+\ufffe?")
+"""Runs of characters; PDFium marks a hyphen that ends a line, joining the word to its
+rest on the next line, as U+FFFE."""
+_LINE_END_HYPHEN = "\ufffe"
 
 
-@dataclass(frozen=True, slots=True)
-class Glyph:
-    char: str
+class Word(NamedTuple):
+    text: str
     left: float
     right: float
-    bottom: float
-    top: float
-
-    @property
-    def height(self) -> float:
-        return self.top - self.bottom
-
-    @property
-    def middle(self) -> float:
-        return (self.top + self.bottom) / 2
+    middle: float
+    height: float
+    spaced: bool
+    """Separated from the word before it by exactly one space character of the PDF."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,62 +69,167 @@ class Cell:
     height: float
 
 
-def page_plain_text(text_page: pdfium.PdfTextPage) -> str:
-    """PDFium's own reading order: content-stream order, lines broken where text moves
-    to a new line."""
-    text: str = text_page.get_text_range()
-    return "".join(_printable(char) for char in text.replace("\r\n", "\n"))
+def read_pages(document: pdfium.PdfDocument, max_pages: int) -> tuple[list[str], list[str]]:
+    """(plain, layout) text of the first `max_pages` pages."""
+    plain: list[str] = []
+    layout: list[str] = []
+    for number in range(min(max_pages, len(document))):
+        page = document[number]
+        text_page = page.get_textpage()
+        try:
+            text = _page_chars(text_page)
+            plain.append(plain_text(text))
+            layout.append(layout_text(words(text_page, text)))
+        finally:
+            text_page.close()
+            page.close()
+    return plain, layout
+
+
+def _page_chars(text_page: pdfium.PdfTextPage) -> str:
+    """One character per PDFium char index (PDFium adds spaces and line breaks of its
+    own). `get_text_range` is one call, but may drop or add a character; then the
+    characters are asked for one by one."""
+    count: int = text_page.count_chars()
+    text: str = text_page.get_text_range() if count else ""
+    if len(text) == count:
+        return text
+    codes = (pdfium_raw.FPDFText_GetUnicode(text_page.raw, i) for i in range(count))
+    return "".join(chr(code) if 0 < code < 0x110000 else "\ufffd" for code in codes)
+
+
+def plain_text(text: str) -> str:
+    """PDFium's reading order: content-stream order, a line break where text moves to a
+    new line."""
+    text = text.replace("\r\n", "\n").replace(_LINE_END_HYPHEN, "-\n")
+    if text.replace("\n", "").isprintable():
+        return text
+    return "".join(_printable(char) for char in text)
 
 
 def _printable(char: str) -> str:
     if char == "\n" or char.isprintable():
         return char
+    if char == _LINE_END_HYPHEN:
+        return "-"
     return " " if char.isspace() else ""
 
 
-def glyphs(text_page: pdfium.PdfTextPage) -> list[Glyph]:
-    """Every visible, unrotated glyph of the page with its loose box."""
-    found: list[Glyph] = []
+def words(text_page: pdfium.PdfTextPage, text: str) -> list[Word]:
+    """The upright words of the page with their boxes: from the loose box of the first
+    character to that of the last (the loose boxes span the glyph advances)."""
+    handle = text_page.raw
     box = pdfium_raw.FS_RECTF()
-    for index in range(text_page.count_chars()):
-        code = pdfium_raw.FPDFText_GetUnicode(text_page, index)
-        char = chr(code) if 0 < code < 0x110000 else ""
-        if char == " " and pdfium_raw.FPDFText_IsGenerated(text_page, index) == 0:
-            pass  # a space the PDF draws: its box fills the gap between two words
-        elif not char or char.isspace() or not char.isprintable():
+    pointer = ctypes.byref(box)
+    found: list[Word] = []
+    end = 0
+    for match in _WORDS.finditer(text):
+        start, spaced = match.start(), _one_space(handle, text, end, match.start())
+        end = match.end()
+        word = "".join(_printable(char) for char in match.group())
+        if not word or not pdfium_raw.FPDFText_GetLooseCharBox(handle, start, pointer):
             continue
-        angle = pdfium_raw.FPDFText_GetCharAngle(text_page, index)
-        if MAX_ANGLE < angle < 2 * math.pi - MAX_ANGLE:
+        left, bottom, top = box.left, box.bottom, box.top
+        if top <= bottom or not _upright(handle, start):
             continue
-        if not pdfium_raw.FPDFText_GetLooseCharBox(text_page, index, ctypes.byref(box)):
-            continue
-        if box.top > box.bottom:
-            found.append(Glyph(char, box.left, box.right, box.bottom, box.top))
+        if pdfium_raw.FPDFText_GetLooseCharBox(handle, end - 1, pointer):
+            first = (left, bottom, top)
+            found.extend(_word_or_glyphs(handle, match, word, first, box, spaced))
     return found
 
 
-def layout_text(found: list[Glyph]) -> str:
+def _one_space(handle: object, text: str, end: int, start: int) -> bool:
+    return (
+        start - end == 1 and text[end] == " " and not pdfium_raw.FPDFText_IsGenerated(handle, end)
+    )
+
+
+def _upright(handle: object, index: int) -> bool:
+    angle = pdfium_raw.FPDFText_GetCharAngle(handle, index)
+    return not MAX_ANGLE < angle < 2 * math.pi - MAX_ANGLE
+
+
+def _word_or_glyphs(
+    handle: object,
+    match: re.Match[str],
+    word: str,
+    first: tuple[float, float, float],
+    last: pdfium_raw.FS_RECTF,
+    spaced: bool,
+) -> list[Word]:
+    """The word, when its last glyph ends on the line of its first; else (PDFium joined
+    glyphs of several lines) its pieces line by line."""
+    left, bottom, top = first
+    middle, height = (top + bottom) / 2, top - bottom
+    if abs((last.top + last.bottom) / 2 - middle) < ROW_SHARE * height and last.right > left:
+        return [Word(word, left, last.right, middle, height, spaced)]
+    pieces: list[Word] = []
+    box = pdfium_raw.FS_RECTF()
+    for index in range(match.start(), match.end()):
+        char = _printable(match.string[index])
+        if not char or not pdfium_raw.FPDFText_GetLooseCharBox(handle, index, ctypes.byref(box)):
+            continue
+        if box.top <= box.bottom or not _upright(handle, index):
+            continue
+        glyph = Word(
+            char, box.left, box.right, (box.top + box.bottom) / 2, box.top - box.bottom, False
+        )
+        if pieces and _continues(pieces[-1], glyph):
+            piece = pieces[-1]
+            pieces[-1] = piece._replace(text=piece.text + char, right=glyph.right)
+        else:
+            pieces.append(glyph._replace(spaced=spaced and not pieces))
+    return pieces
+
+
+def _continues(piece: Word, glyph: Word) -> bool:
+    return abs(glyph.middle - piece.middle) < ROW_SHARE * piece.height and (
+        piece.right - piece.height < glyph.left < piece.right + CELL_GAP * piece.height
+    )
+
+
+def layout_text(found: list[Word]) -> str:
     rows = _merged([cells for cells in map(_cells, _rows(found)) if cells])
     width = _column_width(rows)
-    origin = min((row[0].left for row in rows if row), default=0.0)
+    origin = min((row[0].left for row in rows), default=0.0)
     return "\n".join(_line(row, origin, width) for row in rows)
 
 
-def _rows(found: list[Glyph]) -> list[list[Glyph]]:
-    rows: list[list[Glyph]] = []
+def _rows(found: list[Word]) -> list[list[Word]]:
+    rows: list[list[Word]] = []
     middle = height = 0.0
-    for glyph in sorted(found, key=lambda g: -g.middle):
-        if rows and middle - glyph.middle < ROW_SHARE * min(height, glyph.height):
-            rows[-1].append(glyph)
+    for word in sorted(found, key=lambda w: -w.middle):
+        if rows and middle - word.middle < ROW_SHARE * min(height, word.height):
+            rows[-1].append(word)
             continue
-        rows.append([glyph])
-        middle, height = glyph.middle, glyph.height
-    return [sorted(row, key=lambda g: g.left) for row in rows]
+        rows.append([word])
+        middle, height = word.middle, word.height
+    return [sorted(row, key=lambda w: w.left) for row in rows]
+
+
+def _cells(row: list[Word]) -> list[Cell]:
+    """A row's words (sorted by x) as cells: apart by more than `CELL_GAP`."""
+    cells: list[Cell] = []
+    run: list[Word] = []
+    for word in row:
+        gap = word.left - run[-1].right if run else 0.0
+        limit = JOINED_CELL_GAP if word.spaced else CELL_GAP
+        if run and gap > limit * word.height:
+            cells.append(_cell(run))
+            run = []
+        run.append(word)
+    if run:
+        cells.append(_cell(run))
+    return cells
+
+
+def _cell(run: list[Word]) -> Cell:
+    first = run[0]
+    text = " ".join(word.text for word in run)
+    return Cell(text, first.left, max(word.right for word in run), first.middle, first.height)
 
 
 def _merged(rows: list[list[Cell]]) -> list[list[Cell]]:
-    """Rows closer than a glyph height whose cells do not overlap are one row (a label
-    set a little higher than its value in the next column), as in pypdf's layout mode."""
     merged: list[list[Cell]] = []
     for row in rows:
         if merged and _close(merged[-1][0], row[0]) and not _overlapping(merged[-1], row):
@@ -138,35 +247,6 @@ def _overlapping(upper: list[Cell], lower: list[Cell]) -> bool:
     return any(a.left < b.right and b.left < a.right for a in upper for b in lower)
 
 
-def _cells(row: list[Glyph]) -> list[Cell]:
-    """A row's glyphs (sorted by x) as cells: words apart by `WORD_GAP`, cells by
-    `CELL_GAP`."""
-    cells: list[Cell] = []
-    run: list[Glyph] = []
-    text: list[str] = []
-    for glyph in row:
-        gap = glyph.left - run[-1].right if run else 0.0
-        if run and gap > CELL_GAP * glyph.height:
-            cells.append(_cell(run, text))
-            run, text = [], []
-        if not run and glyph.char == " ":
-            continue
-        if run and (gap > WORD_GAP * glyph.height or glyph.char == " ") and text[-1] != " ":
-            text.append(" ")
-        run.append(glyph)
-        if glyph.char != " ":
-            text.append(glyph.char)
-    if run:
-        cells.append(_cell(run, text))
-    return [cell for cell in cells if cell.text]
-
-
-def _cell(run: list[Glyph], text: list[str]) -> Cell:
-    first = run[0]
-    last = next(glyph for glyph in reversed(run) if glyph.char != " ")
-    return Cell("".join(text).rstrip(), first.left, last.right, first.middle, first.height)
-
-
 def _column_width(rows: list[list[Cell]]) -> float:
     chars = sum(len(cell.text) for row in rows for cell in row)
     width = sum(cell.right - cell.left for row in rows for cell in row)
@@ -182,19 +262,3 @@ def _line(row: list[Cell], origin: float, width: float) -> str:
         parts.append(" " * spaces + cell.text)
         length += spaces + len(cell.text)
     return "".join(parts)
-
-
-def read_pages(document: pdfium.PdfDocument, max_pages: int) -> tuple[list[str], list[str]]:
-    """(plain, layout) text of the first `max_pages` pages."""
-    plain: list[str] = []
-    layout: list[str] = []
-    for number in range(min(max_pages, len(document))):
-        page = document[number]
-        text_page = page.get_textpage()
-        try:
-            plain.append(page_plain_text(text_page))
-            layout.append(layout_text(glyphs(text_page)))
-        finally:
-            text_page.close()
-            page.close()
-    return plain, layout

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 _STRIP = "()[]{}<>.,;:!?\"'«»„“”*•·_\u201a\u2018\u2019"
@@ -84,12 +85,12 @@ class TextQuality:
 def measure(text: str) -> TextQuality:
     tokens = 0
     good = 0
-    for raw in text.split():
+    for raw, count in Counter(text.split()).items():
         verdict = token_verdict(raw)
         if verdict is None:
             continue
-        tokens += 1
-        good += verdict
+        tokens += count
+        good += verdict * count
     return TextQuality(tokens, good)
 
 

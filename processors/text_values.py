@@ -12,6 +12,7 @@ the separators group thousands. Dates: `09.01.2015`, `9.1.15`, `2015-01-09`,
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import warnings
@@ -23,6 +24,10 @@ from decimal import Decimal, InvalidOperation
 from pypdf import PdfReader
 
 logger = logging.getLogger(__name__)
+
+LINE_CACHE = 4096
+"""Lines whose amounts and cells are remembered: the readers ask about the same lines
+many times (every label is looked for on every line)."""
 
 # --- text layer ------------------------------------------------------------------------
 
@@ -50,6 +55,14 @@ def _page_text(page: object, layout: bool) -> str:
         logger.info("no text from page: %s: %s", type(error).__name__, error)
         return ""
     return text if isinstance(text, str) else ""
+
+
+def forget_lines() -> None:
+    """Empty the line caches at the start of a document: a cache serves the many looks
+    at one document's lines, not repeated reads of the same file."""
+    _amounts.cache_clear()
+    _cells.cache_clear()
+    is_header_row.cache_clear()
 
 
 # --- amounts ---------------------------------------------------------------------------
@@ -88,6 +101,11 @@ def parse_number(text: str) -> Decimal | None:
 
 def find_amounts(line: str) -> list[AmountMatch]:
     """Every amount with two decimals (or thousands groups) in `line`, signs applied."""
+    return list(_amounts(line))
+
+
+@functools.lru_cache(maxsize=LINE_CACHE)
+def _amounts(line: str) -> tuple[AmountMatch, ...]:
     found: list[AmountMatch] = []
     for match in _AMOUNT.finditer(line):
         value = parse_number(match["num"])
@@ -98,7 +116,7 @@ def find_amounts(line: str) -> list[AmountMatch]:
         negative = sign in ("-", "\u2212") or trail in ("-", "S")
         signed = bool(sign or trail)
         found.append(AmountMatch(-value if negative else value, match.start(), match.end(), signed))
-    return found
+    return tuple(found)
 
 
 # --- dates -----------------------------------------------------------------------------
@@ -282,9 +300,15 @@ class Cell:
 
 def cells(line: str) -> list[Cell]:
     """The cells of a layout line: runs of text apart by two or more spaces."""
-    return [Cell(match.group(), match.start(), match.end()) for match in _CELL.finditer(line)]
+    return list(_cells(line))
 
 
+@functools.lru_cache(maxsize=LINE_CACHE)
+def _cells(line: str) -> tuple[Cell, ...]:
+    return tuple(Cell(match.group(), match.start(), match.end()) for match in _CELL.finditer(line))
+
+
+@functools.lru_cache(maxsize=LINE_CACHE)
 def is_header_row(line: str, minimum: int = 3) -> bool:
     """Several cells and no amount: the head of a table (`Net   VAT   Total`)."""
     return len(cells(line)) >= minimum and not find_amounts(line)
