@@ -19,14 +19,15 @@ from bench.stack import Stack
 
 # (fraction of the load time, fault); an outage that runs late delays the next fault.
 SCHEDULE = (
-    (0.08, "hostile_files"),
-    (0.15, "kill_readers"),
-    (0.25, "kill_flow_runs"),
-    (0.33, "restart_postgres"),
-    (0.42, "stop_s3"),
-    (0.62, "stop_prefect_server"),
-    (0.78, "kill_readers"),
-    (0.86, "kill_flow_runs"),
+    (0.05, "hostile_files"),
+    (0.10, "kill_readers"),
+    (0.18, "kill_flow_runs"),
+    (0.28, "restart_postgres"),
+    (0.36, "stop_s3"),
+    (0.55, "kill_readers"),
+    (0.62, "kill_flow_runs"),
+    # Last: a Prefect outage ends the `serve-queue` run, and a new one takes a while.
+    (0.70, "stop_prefect_server"),
 )
 FULL_OUTAGE_SECONDS = 60
 FULL_SOAK_SECONDS = 600

@@ -101,13 +101,22 @@ def unfinished(engine: Engine, record: ClientRecord) -> int:
 
 
 def settle(engine: Engine, record: ClientRecord, seconds: float) -> dict[str, Any]:
-    """Wait (at most `seconds`) until every accepted upload and batch is terminal."""
+    """Wait (at most `seconds`) until every accepted upload and batch is terminal. What
+    was left every 10 s tells a slow pipeline (falling) from a stuck one (flat)."""
     started = time.monotonic()
     left = unfinished(engine, record)
+    trace = [left]
     while left and time.monotonic() - started < seconds:
         time.sleep(2)
         left = unfinished(engine, record)
-    return {"seconds": round(time.monotonic() - started, 1), "limit_s": seconds, "left": left}
+        if time.monotonic() - started >= 10 * len(trace):
+            trace.append(left)
+    return {
+        "seconds": round(time.monotonic() - started, 1),
+        "limit_s": seconds,
+        "left": left,
+        "left_every_10_s": trace,
+    }
 
 
 def _booked_twice(engine: Engine) -> list[dict[str, Any]]:
