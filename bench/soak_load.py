@@ -123,8 +123,8 @@ class Load:
     api_url: str
     keys: list[str]
     folder: Path
-    batch_interval: float = 4.0
-    single_interval: float = 0.5
+    batch_interval: float = 6.0
+    single_interval: float = 1.0
     stop: threading.Event = field(default_factory=threading.Event)
     accepted: Accepted = field(default_factory=Accepted)
     threads: list[threading.Thread] = field(default_factory=list)

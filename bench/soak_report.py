@@ -100,21 +100,29 @@ def unfinished(engine: Engine, record: ClientRecord) -> int:
     return len(record.singles - single_done) + len(record.batches - batch_done)
 
 
-def settle(engine: Engine, record: ClientRecord, seconds: float) -> dict[str, Any]:
-    """Wait (at most `seconds`) until every accepted upload and batch is terminal. What
-    was left every 10 s tells a slow pipeline (falling) from a stuck one (flat)."""
-    started = time.monotonic()
+def settle(engine: Engine, record: ClientRecord, stall: float, limit: float) -> dict[str, Any]:
+    """Wait until every accepted upload and batch is terminal, while the pipeline makes
+    progress: stop once nothing became terminal for `stall` seconds (stuck), or after
+    `limit` seconds in all. What was left every 10 s shows a slow pipeline (falling)
+    or a stuck one (flat)."""
+    started = last_progress = time.monotonic()
     left = unfinished(engine, record)
     trace = [left]
-    while left and time.monotonic() - started < seconds:
+    while left and time.monotonic() - last_progress < stall and time.monotonic() - started < limit:
         time.sleep(2)
-        left = unfinished(engine, record)
+        now_left = unfinished(engine, record)
+        if now_left < left:
+            last_progress = time.monotonic()
+        left = now_left
         if time.monotonic() - started >= 10 * len(trace):
             trace.append(left)
+    waited = time.monotonic() - started
     return {
-        "seconds": round(time.monotonic() - started, 1),
-        "limit_s": seconds,
+        "seconds": round(waited, 1),
+        "stall_limit_s": stall,
+        "limit_s": limit,
         "left": left,
+        "ended_by": "done" if not left else ("limit" if waited >= limit else "stall"),
         "left_every_10_s": trace,
     }
 
