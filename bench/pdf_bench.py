@@ -3,7 +3,7 @@
 - text layer: every corpus PDF labelled `plain_invoice`, `plain_pdf` or
   `bank_statement`, read through `read_document` as the worker does (registry,
   e-invoice check first), one warm-up round, then the median of `ROUNDS` rounds per
-  document. Target: median under 60 ms.
+  document, wall and CPU time. Target: median 15 ms or less (docs/pdf_text.md, Speed).
 - OCR: generated invoices and statements scanned (tests/processors/scans.py) and read
   through `read_pdf_text` (render, deskew, Tesseract, layout), per page; the floor is
   Tesseract's CLI alone on the same page rendered to PNG at the same resolution, run
@@ -68,10 +68,16 @@ def _context(document_type: DocumentType) -> ProcessingContext:
 
 
 def _timed_ms(function: Any, *args: Any) -> float:
-    started = time.perf_counter()
+    return _timed(function, *args)[0]
+
+
+def _timed(function: Any, *args: Any) -> tuple[float, float]:
+    """(wall, CPU) milliseconds of one call. CPU time is what other work on a shared
+    machine does not inflate much."""
+    started, cpu = time.perf_counter(), time.process_time()
     with contextlib.suppress(ProcessingError):  # a failure is a result too; its time counts
         function(*args)
-    return (time.perf_counter() - started) * 1000
+    return (time.perf_counter() - started) * 1000, (time.process_time() - cpu) * 1000
 
 
 def text_layer() -> dict[str, Any]:
@@ -83,23 +89,33 @@ def text_layer() -> dict[str, Any]:
     ]
     for _, data, context in documents:  # warm-up: imports, first-use caches
         _timed_ms(read_document, data, context)
-    per_document = {
-        name: statistics.median(_timed_ms(read_document, data, context) for _ in range(ROUNDS))
+    rounds = {
+        name: [_timed(read_document, data, context) for _ in range(ROUNDS)]
         for name, data, context in documents
     }
+    per_document = {
+        name: statistics.median(wall for wall, _ in runs) for name, runs in rounds.items()
+    }
+    cpu = sorted(statistics.median(cpu for _, cpu in runs) for runs in rounds.values())
     times = sorted(per_document.values())
     return {
         "documents": len(documents),
         "rounds_per_document": ROUNDS,
         "median_ms": round(statistics.median(times), 1),
-        "p90_ms": round(times[int(0.9 * (len(times) - 1))], 1),
+        "p90_ms": round(_p90(times), 1),
         "max_ms": round(times[-1], 1),
-        "target_median_ms": 60,
+        "median_cpu_ms": round(statistics.median(cpu), 1),
+        "p90_cpu_ms": round(_p90(cpu), 1),
+        "target_median_ms": 15,
         "slowest": {
             Path(name).name: round(ms, 1)
             for name, ms in sorted(per_document.items(), key=lambda item: -item[1])[:5]
         },
     }
+
+
+def _p90(times: list[float]) -> float:
+    return times[int(0.9 * (len(times) - 1))]
 
 
 def _scans() -> dict[str, bytes]:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import io
 import itertools
 import logging
+import re
 import time
 from dataclasses import dataclass
 
@@ -46,7 +47,7 @@ from processors.ocr import (
 )
 from processors.pdf import open_pdf
 from processors.text_layer import read_pages
-from processors.text_quality import measure
+from processors.text_quality import reads_as_text
 from processors.text_values import page_texts
 
 logger = logging.getLogger(__name__)
@@ -59,6 +60,7 @@ MAX_RENDER_PIXELS = 12_000_000
 """A4 at 300 dpi is 8.7 million pixels; larger pages are rendered at a lower resolution."""
 MIN_TEXT_SHARE = 0.5
 SHORT_TEXT_LETTERS = 40
+_LETTER = re.compile(r"[^\W\d_]")
 MIN_OCR_WORDS = 5
 """Fewer words than this on a scanned page: no text (a drawing, a photo, a blank scan)."""
 MIN_MEAN_CONFIDENCE = 70.0
@@ -177,12 +179,12 @@ def _open_pdfium(data: bytes) -> pdfium.PdfDocument | None:
 
 
 def _usable(text: str) -> bool:
-    quality = measure(text)
-    return quality.word_like > 0 and quality.share >= MIN_TEXT_SHARE
+    return reads_as_text(text, MIN_TEXT_SHARE)
 
 
 def _short(text: str) -> bool:
-    return sum(char.isalpha() for char in text) < SHORT_TEXT_LETTERS
+    letters = _LETTER.finditer(text)
+    return next(itertools.islice(letters, SHORT_TEXT_LETTERS - 1, None), None) is None
 
 
 def _draws_image(page: pdfium.PdfPage) -> bool:

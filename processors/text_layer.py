@@ -126,7 +126,9 @@ def words(text_page: pdfium.PdfTextPage, text: str) -> list[Word]:
     for match in _WORDS.finditer(text):
         start, spaced = match.start(), _one_space(handle, text, end, match.start())
         end = match.end()
-        word = "".join(_printable(char) for char in match.group())
+        word = match.group()
+        if not word.isprintable():
+            word = "".join(_printable(char) for char in word)
         if not word or not pdfium_raw.FPDFText_GetLooseCharBox(handle, start, pointer):
             continue
         left, bottom, top = box.left, box.bottom, box.top

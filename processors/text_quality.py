@@ -94,6 +94,25 @@ def measure(text: str) -> TextQuality:
     return TextQuality(tokens, good)
 
 
+def reads_as_text(text: str, minimum_share: float) -> bool:
+    """`measure(text)` finds word-like tokens, at least `minimum_share` of those counted:
+    decided as soon as the tokens not yet judged (the most frequent are judged first)
+    could no longer change the answer."""
+    counts = Counter(text.split()).most_common()
+    left = sum(count for _, count in counts)
+    good = bad = 0
+    for raw, count in counts:
+        if good and good >= minimum_share * (good + bad + left):
+            return True
+        if good + left < minimum_share * (good + bad + left):
+            return False
+        verdict = token_verdict(raw)
+        left -= count
+        if verdict is not None:
+            good, bad = (good + count, bad) if verdict else (good, bad + count)
+    return good > 0 and good >= minimum_share * (good + bad)
+
+
 def token_verdict(raw: str) -> bool | None:
     """True for a word-like token, False for noise, None for a neutral single character."""
     token = raw.strip(_STRIP)

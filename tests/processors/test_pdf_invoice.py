@@ -238,3 +238,19 @@ def test_corpus_field_accuracy(corpus: Path) -> None:
 def test_ibans_with_irregular_grouping_and_checksum() -> None:
     text = "IBAN : FR76 10107 00245 00617052317 39 - BIC : BREDFRPP; DE89 3704 0044 0532 0130 01"
     assert find_ibans(text) == ["FR7610107002450061705231739"]
+
+
+def test_a_total_label_takes_the_amount_after_it_not_a_neighbours() -> None:
+    text = (
+        "Rechnung Nr. 2024-17 vom 03.02.2024\n"
+        "Exclusief BTW € 593,36   Subtotaal € 717,97\n"
+        "BTW 21% € 124,61\n"
+        "Totaal € 717,97\n"
+    )
+    invoice, checks = extract_invoice(text)
+    assert (invoice.totals.net, invoice.totals.vat, invoice.totals.gross) == (
+        Decimal("593.36"),
+        Decimal("124.61"),
+        Decimal("717.97"),
+    )
+    assert checks["totals"] == "passed"
