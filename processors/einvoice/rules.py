@@ -77,10 +77,17 @@ def _compile_schema(path: Path) -> etree.XMLSchema:
     return etree.XMLSchema(etree.parse(str(path), parser=make_parser()))
 
 
+# Saxon fetches what a stylesheet or document names (doc(), unparsed-text(), imports)
+# over any protocol by default, http included; our stylesheets only read local files.
+_ALLOWED_PROTOCOLS = "http://saxon.sf.net/feature/allowedProtocols"
+
+
 def _processor() -> saxonche.PySaxonProcessor:
     with _saxon_lock:
         if not _saxon:
-            _saxon.append(saxonche.PySaxonProcessor(license=False))
+            processor = saxonche.PySaxonProcessor(license=False)
+            processor.set_configuration_property(_ALLOWED_PROTOCOLS, "file")
+            _saxon.append(processor)
         return _saxon[0]
 
 
