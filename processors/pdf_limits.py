@@ -1,20 +1,21 @@
 """What reading one PDF may cost, checked before anything large is decoded.
 
 A PDF of a few KiB can inflate to gigabytes (a deflated content stream, a huge image,
-dozens of embedded files) or make a reader walk a huge page tree. The limits here are
-checked with pypdf, whose decoders stop at a configured output length, before pypdf's
-text extraction or PDFium (text, rendering) decode the same streams without limits of
-their own (docs/processors.md, "Limits"):
+dozens of embedded files) or make a reader walk a huge page tree. These limits are
+checked with pypdf before pypdf's text extraction or PDFium (text, rendering) decode
+the same streams; PDFium has no output limits of its own (docs/processors.md, "Limits"):
 
 - pypdf's `Configuration` caps every decoder's output at `MAX_STREAM_BYTES`, the page
-  tree at `MAX_PAGES` pages, and runs no external decoder (jbig2dec);
+  tree at `MAX_PAGES` pages and 100 levels, and runs no external decoder (jbig2dec);
 - `check_pages` refuses more than `MAX_PAGES` pages, from the root's /Count before the
   tree is walked;
 - `check_decoded_size` decodes every stream reachable from the first `CHECKED_PAGES`
   pages (contents, images, forms, fonts, annotations), one at a time, counting and
-  dropping the output: over `MAX_STREAM_BYTES` for one stream or `MAX_DECODED_BYTES`
-  for all, the document fails. An image counts with its pixels as a renderer holds
-  them (four bytes a pixel), whatever its compression.
+  dropping the output (a last deflate stage is counted in slices, never held): one
+  stream over `MAX_STREAM_BYTES` (an image over `MAX_IMAGE_BYTES`), one page over
+  `MAX_PAGE_BYTES` or all pages over `MAX_DECODED_BYTES` fail the document. An image
+  counts with its pixels as PDFium holds them (four bytes a pixel), whatever its
+  compression.
 
 A document over a limit fails `unreadable_document` (`OverLimit`): its content cannot
 be read within the limits, and sending the same bytes again cannot help.
@@ -49,7 +50,7 @@ CHECKED_PAGES = 50
 """The most pages any reader reads (bank statements: 50); PDFium decodes no others."""
 MAX_IMAGE_BYTES = 256 * MiB
 """One image, decoded and at `PIXEL_BYTES` a pixel: 64 megapixels (an A4 page scanned
-at 900 dpi; the corpus holds a 50 megapixel image)."""
+at 800 dpi is 62; the corpus holds a 50 megapixel image)."""
 MAX_STREAM_BYTES = 64 * MiB
 """Any other decoded stream (page contents, forms, fonts), and what any pypdf decoder
 may put out: dense pages have a few MiB of content."""
@@ -58,14 +59,13 @@ MAX_PAGE_BYTES = 384 * MiB
 needed 214 MiB for the page with the 50 megapixel image)."""
 MAX_DECODED_BYTES = 1024 * MiB
 """All streams of the checked pages, each once: bounds the time the check takes."""
-MAX_CHECKED_OBJECTS = 50_000
-"""Objects reachable from the checked pages; parsing one costs about 0.1 ms."""
+MAX_CHECKED_OBJECTS = 20_000
+"""Objects reachable from the checked pages (each counted once a page); pypdf parses
+about 3,000 objects a second here."""
 MAX_ATTACHMENT_BYTES = 128 * MiB
 """All embedded files decoded while looking for an e-invoice, per document."""
 PIXEL_BYTES = 4
 """What a renderer holds per image pixel (PDFium keeps BGRA bitmaps)."""
-MAX_RECOVERY_INPUT = 1 * MiB
-"""pypdf repairs a broken deflate stream byte by byte (about 1 s a MiB here)."""
 
 _OUTPUT_LIMITS = (
     "maximum_declared_stream_length",
@@ -79,7 +79,6 @@ _OUTPUT_LIMITS = (
 )
 PDF_CONFIGURATION = Configuration().with_overwrites(
     **dict.fromkeys(_OUTPUT_LIMITS, MAX_STREAM_BYTES),
-    zlib_maximum_recovery_input_length=MAX_RECOVERY_INPUT,
     stream_decoding_work_maximum_length=2 * MAX_STREAM_BYTES,
     page_tree_maximum_entries=2 * MAX_PAGES,
     page_tree_maximum_page_entries=100 * MAX_PAGES,

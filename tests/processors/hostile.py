@@ -29,6 +29,8 @@ def deflate_zeros(size: int) -> bytes:
     16 MiB block is compressed and repeated: a full flush byte-aligns the block and
     empties the window, so copies of it chain into valid deflate data. The Adler-32 of
     zeros is 1 in its low half and the length (mod 65521) in its high half."""
+    if size % _CHUNK:
+        raise ValueError(f"{size} is not a multiple of {_CHUNK}")
     raw = zlib.compressobj(9, zlib.DEFLATED, -15)
     block = raw.compress(bytes(_CHUNK)) + raw.flush(zlib.Z_FULL_FLUSH)
     final_empty_block = b"\x03\x00"
