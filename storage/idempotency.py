@@ -101,7 +101,7 @@ def _read_again(session: Session, upload: Upload, request: IntakeRequest) -> boo
         upload.object_key = request.file.object_key
     upload.error_code = upload.error_message = upload.error_details = None
     upload.result_id = None
-    upload.attempts = 0
+    upload.attempts = upload.crashes = 0
     upload_repo.change_status(session, upload, UploadStatus.QUEUED)
     return uses_new_object
 

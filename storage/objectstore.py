@@ -27,6 +27,10 @@ from storage.errors import ServiceUnavailable
 from storage.settings import MIB, Settings
 
 
+class ObjectMissing(LookupError):
+    """The store answered, and the object is not there."""
+
+
 class ObjectWriter(Protocol):
     def write(self, chunk: bytes | bytearray) -> None: ...
 
@@ -103,10 +107,16 @@ class LocalDirStore:
         return _LocalWriter(self._path(key), self._tmp)
 
     def open_reader(self, key: str) -> BinaryIO:
-        return open(self._path(key), "rb")
+        try:
+            return open(self._path(key), "rb")
+        except FileNotFoundError as exc:
+            raise ObjectMissing(key) from exc
 
     def read_bytes(self, key: str) -> bytes:
-        return self._path(key).read_bytes()
+        try:
+            return self._path(key).read_bytes()
+        except FileNotFoundError as exc:
+            raise ObjectMissing(key) from exc
 
     def exists(self, key: str) -> bool:
         return self._path(key).is_file()
@@ -250,6 +260,16 @@ class _S3Reader(io.RawIOBase):
         return len(data)
 
 
+class _PortableMinio(Minio):
+    """A client that pickles as the arguments that made it, so a store can be handed to
+    a reading process (which makes a client of its own)."""
+
+    _made_with: tuple[str, str, str, bool, str | None]
+
+    def __reduce__(self) -> tuple[object, tuple[str, str, str, bool, str | None]]:
+        return make_minio_client, self._made_with
+
+
 def make_minio_client(
     endpoint: str, access_key: str, secret_key: str, secure: bool = False, region: str | None = None
 ) -> Minio:
@@ -261,7 +281,7 @@ def make_minio_client(
             total=2, connect=1, backoff_factor=0.2, status_forcelist=(500, 502, 503, 504)
         ),
     )
-    return Minio(
+    client = _PortableMinio(
         endpoint,
         access_key=access_key,
         secret_key=secret_key,
@@ -269,12 +289,17 @@ def make_minio_client(
         region=region,
         http_client=http,
     )
+    client._made_with = (endpoint, access_key, secret_key, secure, region)
+    return client
 
 
 # S3 answers that mean "the store is in trouble", not "your request is wrong".
 _UNAVAILABLE_CODES = frozenset(
     {"InternalError", "ServiceUnavailable", "SlowDown", "RequestTimeout"}
 )
+
+
+_MISSING_CODES = frozenset({"NoSuchKey", "NoSuchObject", "NotFound"})
 
 
 @contextmanager
@@ -284,6 +309,8 @@ def _reachable() -> Iterator[None]:
     try:
         yield
     except S3Error as exc:
+        if exc.code in _MISSING_CODES:
+            raise ObjectMissing(exc.object_name or "") from exc
         if exc.code in _UNAVAILABLE_CODES:
             raise ServiceUnavailable(f"object store is unavailable: {exc.code}") from exc
         raise

@@ -56,6 +56,11 @@ class Settings(BaseSettings):
     # Pipeline workers.
     worker_processes: int = Field(default=0, ge=0)  # 0: one per CPU core
     document_time_limit_seconds: float = Field(default=60.0, gt=0)
+    # Kernel limits of each reading process (flows/reader_process.py): memory on top of
+    # what the warmed-up process holds (RLIMIT_AS and RLIMIT_DATA), CPU per document
+    # (RLIMIT_CPU). A document over either fails alone, `processing_failed`.
+    reader_memory_mib: int = Field(default=1536, ge=128)
+    reader_cpu_seconds: float = Field(default=60.0, gt=0)
     lease_seconds: float = Field(default=30.0, gt=1)
 
     # Status tables (storage/tables, docs/tables.md). Each export re-reads what changed

@@ -149,7 +149,7 @@ def retry_upload(session: Session, company_id: uuid.UUID, upload_id: uuid.UUID) 
     if upload.batch_id is not None:
         _reopen_batch(session, upload.batch_id)
     change_status(session, upload, UploadStatus.QUEUED)
-    upload.attempts = 0
+    upload.attempts = upload.crashes = 0
     upload.error_code = upload.error_message = None
     upload.error_details = None
     upload.lease_owner = upload.lease_expires_at = None

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, func, or_, select, update
-from sqlalchemy.orm import Session
+from sqlalchemy import ColumnElement, Select, and_, func, or_, select, update
+from sqlalchemy.orm import Session, aliased
 
 from processors.base import FailureCode
 from storage.db import locked
@@ -22,8 +22,11 @@ from storage.models import Batch, Upload, utcnow
 from storage.repositories.uploads import change_status
 from storage.states import ACTIVE_STATUSES, UnpackState, UploadStatus
 
-# A document that was in hand when its worker died twice is not tried a third time.
-MAX_ATTEMPTS = 2
+# A document (or archive) whose reading process died twice is not tried a third time.
+MAX_CRASHES = 2
+# A safety net, not a blame: a document taken in hand this often without an outcome
+# (every worker holding it died, for whatever reason) is not taken again.
+MAX_TAKES = 10
 
 
 def claim_uploads(
@@ -34,14 +37,17 @@ def claim_uploads(
     batch_id: uuid.UUID | None = None,
 ) -> list[Upload]:
     """Move up to `limit` queued uploads (single uploads, or those of one batch) to
-    processing under a lease held by `owner`."""
-    scope = Upload.batch_id.is_(None) if batch_id is None else Upload.batch_id == batch_id
-    statement = (
-        select(Upload)
-        .where(Upload.status == UploadStatus.QUEUED, scope)
-        .order_by(Upload.created_at, Upload.position)
-        .limit(limit)
-    )
+    processing under a lease held by `owner`. Single uploads are taken in turns per
+    company: each company's oldest first, then each company's second oldest, and so on."""
+    if batch_id is None:
+        statement = select(Upload).where(Upload.id.in_(_singles_in_turns(limit)))
+    else:
+        statement = (
+            select(Upload)
+            .where(Upload.status == UploadStatus.QUEUED, Upload.batch_id == batch_id)
+            .order_by(Upload.position)
+            .limit(limit)
+        )
     uploads = list(session.scalars(locked(session, statement, skip_locked=True)))
     expires = utcnow() + lease
     for upload in uploads:
@@ -51,6 +57,20 @@ def claim_uploads(
         upload.attempts += 1
     session.flush()
     return uploads
+
+
+def _singles_in_turns(limit: int) -> Select[tuple[uuid.UUID]]:
+    turn = (
+        func.row_number()
+        .over(partition_by=Upload.company_id, order_by=(Upload.created_at, Upload.id))
+        .label("turn")
+    )
+    queued = (
+        select(Upload.id, Upload.created_at, turn)
+        .where(Upload.status == UploadStatus.QUEUED, Upload.batch_id.is_(None))
+        .subquery()
+    )
+    return select(queued.c.id).order_by(queued.c.turn, queued.c.created_at).limit(limit)
 
 
 def extend_upload_leases(
@@ -135,18 +155,18 @@ def _claimable(now: datetime) -> ColumnElement[bool]:
 def recover_expired_uploads(
     session: Session, now: datetime, batch_id: uuid.UUID | None = None
 ) -> tuple[int, int]:
-    """Uploads whose worker died: back to queued, or failed after MAX_ATTEMPTS.
-    Returns (requeued, failed)."""
+    """Uploads whose worker died: back to queued, uncharged (the worker's death is not
+    the document's fault: reading happens in other processes). Only an upload taken
+    MAX_TAKES times fails. Returns (requeued, failed)."""
     statement = select(Upload).where(_expired(now, batch_id))
     requeued = failed = 0
     for upload in session.scalars(locked(session, statement, skip_locked=True)):
-        if upload.attempts >= MAX_ATTEMPTS:
-            fail_upload(
-                session,
-                upload,
-                FailureCode.PROCESSING_FAILED,
-                "The document stopped its worker repeatedly; retry it in the web application.",
+        if upload.attempts >= MAX_TAKES:
+            message = (
+                f"The document was taken in hand {upload.attempts} times without an outcome;"
+                " retry it in the web application."
             )
+            fail_upload(session, upload, FailureCode.PROCESSING_FAILED, message)
             failed += 1
         else:
             change_status(session, upload, UploadStatus.QUEUED)
@@ -156,10 +176,45 @@ def recover_expired_uploads(
     return requeued, failed
 
 
+def charge_crash(session: Session, upload: Upload, reason: str) -> bool:
+    """The process reading `upload` died: count it against the upload alone, and fail
+    the upload at MAX_CRASHES, else give it back. True if it failed."""
+    upload.crashes += 1
+    if upload.crashes >= MAX_CRASHES:
+        message = (
+            f"Reading the document stopped its process {upload.crashes} times ({reason});"
+            " retry it in the web application."
+        )
+        fail_upload(session, upload, FailureCode.PROCESSING_FAILED, message)
+        return True
+    release_upload(session, upload)
+    return False
+
+
+def charge_batch_crash(session: Session, batch_id: uuid.UUID) -> int:
+    """One more death of a process unpacking the batch; returns the count."""
+    batch = session.scalars(locked(session, select(Batch).where(Batch.id == batch_id))).one()
+    batch.crashes += 1
+    session.flush()
+    return batch.crashes
+
+
 def claim_batch(session: Session, owner: str, lease: timedelta) -> Batch | None:
-    """The oldest unfinished batch that nobody holds (or whose holder died)."""
+    """The oldest unfinished batch that nobody holds (or whose holder died), of the
+    companies with the fewest batches in hand: one company's many batches take turns
+    with another company's one."""
     now = utcnow()
-    statement = select(Batch).where(_claimable(now)).order_by(Batch.created_at).limit(1)
+    held = aliased(Batch)
+    in_hand = (
+        select(func.count())
+        .where(
+            held.company_id == Batch.company_id,
+            held.finished_at.is_(None),
+            held.lease_expires_at > now,
+        )
+        .scalar_subquery()
+    )
+    statement = select(Batch).where(_claimable(now)).order_by(in_hand, Batch.created_at).limit(1)
     batch = session.scalars(locked(session, statement, skip_locked=True)).one_or_none()
     if batch is not None:
         batch.lease_owner = owner
