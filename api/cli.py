@@ -164,10 +164,14 @@ def cmd_worker(args: argparse.Namespace) -> int:
     from flows.worker import start
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    worker = start(args.processes)
-    # Before the warm-up (several seconds): a signal then stops the worker cleanly too.
+    # Before the start and warm-up (several seconds on a busy machine): a signal then
+    # stops the worker cleanly too.
     signal.signal(signal.SIGTERM, _interrupt_once)
     signal.signal(signal.SIGINT, _interrupt_once)
+    try:
+        worker = start(args.processes)
+    except KeyboardInterrupt:
+        return 0
     try:
         worker.run()
     except KeyboardInterrupt:

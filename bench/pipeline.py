@@ -35,7 +35,7 @@ from pypdf import PdfWriter
 from sqlalchemy import text
 
 from bench.stack import Stack, fresh_prefect_database
-from flows.executor import _warm_up, read_in_child
+from flows.reader_process import ReaderLimits, read_in_child, warm_up
 from processors.base import CompanyProfile, DocumentType, ProcessingContext
 from storage.db import make_engine
 from tests.support.databases import (
@@ -83,13 +83,13 @@ def _floor_seconds(files: list[tuple[str, bytes]]) -> tuple[float, float]:
     """The pure processors' CPU time for the files over the cores, twice: `cold` is the
     first pass of a process that has only warmed up (as the readers meet a first batch),
     `warm` the second (as they meet every batch after it)."""
-    _warm_up()
+    warm_up()
     context = ProcessingContext(DocumentType.AUTO, "x", CompanyProfile("Bench GmbH"))
     passes = []
     for _ in range(2):
         started = time.process_time()
         for _, data in files:
-            read_in_child(data, context, 60.0)
+            read_in_child(data, context, ReaderLimits())
         passes.append((time.process_time() - started) / CORES)
     return passes[0], passes[1]
 

@@ -10,13 +10,23 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import einvoice_bench, export, intake, pdf_bench, pipeline, result_pages, webapp
+from bench import (
+    bombs,
+    einvoice_bench,
+    export,
+    intake,
+    pdf_bench,
+    pipeline,
+    result_pages,
+    webapp,
+)
 
 RESULTS = Path(__file__).parent / "results"
 BENCHMARKS: dict[str, Callable[[], dict[str, Any]]] = {
     # First: its compile time is only honest in a process that has compiled nothing yet.
     "einvoice": einvoice_bench.run,
     "pdf": pdf_bench.run,
+    "bombs": bombs.run,
     "intake": intake.run,
     "pipeline": pipeline.run,
     "webapp": webapp.run,

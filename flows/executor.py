@@ -1,180 +1,249 @@
-"""Runs the pure processors on every core: a pool of processes (pure-Python parsing
-is CPU-bound, so threads would share one core), warmed up once, with a time limit per
-document.
+"""Runs the pure processors on every core: one reading process per slot
+(flows/reader_process.py, kernel limits on memory and CPU), fed from one fair queue.
 
-The limit is enforced twice: inside the child a timer interrupts Python code (a soft
-limit that fails the document `processing_failed`), and outside, a document that does
-not answer within the limit plus a grace period has its pool killed and rebuilt (a hard
-limit for code stuck in C). Documents in flight in a pool that died cannot be told
-apart, so they raise `WorkerLost` and count as an attempt.
+Each slot is a thread of this process that owns one reading process and hands it one
+request at a time, so when a reading process dies the parent knows exactly which
+request it was serving: that request alone is charged, the other slots go on, and the
+slot starts a new process. Limits, from the request's point of view:
+- a Python-level time limit inside the child (the document fails `processing_failed`);
+- a hard wall-clock limit here: a request not answered within the limit plus a grace
+  period has its process killed (code stuck in C);
+- the kernel's CPU-time limit (SIGXCPU) and memory limits inside the child.
+Over a time or CPU limit is the request's own deterministic fault (`OverLimit`); any
+other death (`WorkerLost`) may be chance (an operator's kill, the OOM killer), so the
+caller counts it and gives up only when it happens again.
 """
 
 from __future__ import annotations
 
-import gc
+import contextlib
 import logging
 import multiprocessing
 import os
 import signal
 import threading
-import time
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
-from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
-from types import FrameType
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from typing import Any
 
-from processors.base import FailureCode, ProcessingContext, ProcessingError
-from processors.pipeline import IntakeRejected, read_document
+from flows.fair_queue import FairQueue
+from flows.reader_process import (
+    READER_NICENESS,
+    READY,
+    TOO_BIG_TO_RECEIVE,
+    ReaderLimits,
+    ReadOutcome,
+    StoreTrouble,
+    cpu_message,
+    memory_message,
+    read_in_child,
+    read_stored_in_child,
+    serve,
+    time_message,
+)
+from processors.base import FailureCode, ProcessingContext
 
 log = logging.getLogger(__name__)
 
 HARD_LIMIT_GRACE_SECONDS = 10.0
+START_SECONDS = 180.0  # a new reading process compiles every artefact first
 
 
-class WorkerLost(Exception):
-    """The process reading the document died (killed, crashed, or another document's
-    hard time limit took the pool down)."""
+class ReaderStopped(Exception):
+    """The reading process did not answer the request."""
 
 
-class _DocumentTimeLimit(BaseException):
-    pass
+class OverLimit(ReaderStopped):
+    """The request ran past its time, CPU or memory limit and its process was ended;
+    the message says which, in words for the upload's error."""
+
+
+class WorkerLost(ReaderStopped):
+    """The process serving the request died: killed, crashed, or out of memory in C."""
+
+
+class ReaderUnavailable(OSError):
+    """No reading process could be started: the machine's trouble, not the request's."""
 
 
 @dataclass(frozen=True, slots=True)
-class ReadOutcome:
-    """What a child sends back: an outcome or a failure, both plain data."""
-
-    result_type: str | None = None
-    data: dict[str, Any] = field(default_factory=dict)
-    failure_code: str | None = None
-    failure_message: str | None = None
-    failure_details: dict[str, Any] | None = None
-    failed_at_intake: bool = False
-    cpu_seconds: float = 0.0
-
-    @property
-    def succeeded(self) -> bool:
-        return self.result_type is not None
+class _Request:
+    call: Callable[..., Any]
+    args: tuple[Any, ...]
+    future: Future[Any]
 
 
-def _on_alarm(_signum: int, _frame: FrameType | None) -> None:
-    raise _DocumentTimeLimit
+class _Slot:
+    """One reading process, started on demand and replaced when it dies."""
 
+    def __init__(self, limits: ReaderLimits, niceness: int) -> None:
+        self.limits = limits
+        self.niceness = niceness
+        self.process: BaseProcess | None = None
+        self.conn: Connection | None = None
+        # Warm-up, the slot's own thread and shutdown may all start or stop the process.
+        self._starting = threading.RLock()
 
-# Reading is throughput work; the API and the process that records outcomes are
-# latency work. On a machine they share, readers yield the CPU to them first.
-READER_NICENESS = 10
+    def ensure_started(self) -> Connection:
+        with self._starting:
+            if self.process is not None and self.conn is not None and self.process.is_alive():
+                return self.conn
+            return self._start()
 
-
-def _start_reader() -> None:
-    os.nice(READER_NICENESS)
-    _warm_up()
-
-
-def _warm_up() -> None:
-    """Compile every validation artefact once per child, not on the first document of
-    its kind (a schema or stylesheet takes 0.1-1 s to compile)."""
-    signal.signal(signal.SIGALRM, _on_alarm)
-    try:
-        from processors.einvoice import rules
-        from processors.einvoice.profiles import every_artefact
-        from processors.sepa import compile_schemas
-
-        for name in every_artefact():
-            path = rules.artefact(name)
-            if path.suffix == ".xsd":
-                rules.xml_schema(path)
-            else:
-                rules.stylesheet(path)
-        compile_schemas()
-    except Exception as exc:  # the rules may be absent; documents will say so
-        log.warning("validation rules not warmed up: %s", exc)
-    # What warm-up made lives as long as the process: keep it out of every later
-    # garbage collection.
-    gc.collect()
-    gc.freeze()
-
-
-def read_in_child(data: bytes, context: ProcessingContext, time_limit: float) -> ReadOutcome:
-    started = time.process_time()
-    signal.setitimer(signal.ITIMER_REAL, time_limit)
-    try:
-        outcome = read_document(data, context)
-        return ReadOutcome(
-            result_type=outcome.result_type.value,
-            data=dict(outcome.data),
-            cpu_seconds=time.process_time() - started,
+    def _start(self) -> Connection:
+        self.stop()
+        context = multiprocessing.get_context("forkserver")
+        mine, theirs = context.Pipe()
+        process = context.Process(
+            target=serve, args=(theirs, self.limits, self.niceness), daemon=True
         )
-    except ProcessingError as exc:
-        return ReadOutcome(
-            failure_code=exc.code.value,
-            failure_message=exc.message,
-            failure_details=exc.details or None,
-            failed_at_intake=isinstance(exc, IntakeRejected),
-            cpu_seconds=time.process_time() - started,
-        )
-    except _DocumentTimeLimit:
-        return ReadOutcome(
-            failure_code=FailureCode.PROCESSING_FAILED.value,
-            failure_message=f"Reading the document took longer than {time_limit:g} s.",
-            cpu_seconds=time.process_time() - started,
-        )
-    except Exception as exc:
-        log.exception("processor error")
-        return ReadOutcome(
-            failure_code=FailureCode.PROCESSING_FAILED.value,
-            failure_message=f"The service could not process the file ({type(exc).__name__}).",
-            cpu_seconds=time.process_time() - started,
-        )
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        process.start()
+        theirs.close()
+        try:
+            ready = mine.poll(START_SECONDS) and mine.recv() == READY
+        except (EOFError, OSError):
+            ready = False
+        if not ready:
+            mine.close()
+            process.kill()
+            process.join(timeout=10)
+            raise ReaderUnavailable("a reading process did not start")
+        self.process, self.conn = process, mine  # from now on it serves (and has a pid)
+        return mine
+
+    def ask(self, call: Callable[..., Any], args: tuple[Any, ...], timeout: float) -> Any:
+        conn = self.ensure_started()
+        # OSError: the process stopped receiving (it died, or the request did not fit);
+        # what it said before, or its exit code, tells which.
+        with contextlib.suppress(OSError):
+            conn.send((call, args))
+        if not conn.poll(timeout):
+            self.stop()
+            raise OverLimit(time_message(self.limits))
+        try:
+            answer, retiring = conn.recv()
+        except (EOFError, OSError):
+            code = self._reap()
+            if code == -signal.SIGXCPU:
+                raise OverLimit(cpu_message(self.limits)) from None
+            raise WorkerLost(f"the reading process died (exit code {code})") from None
+        if retiring:
+            self.stop()
+        if answer == TOO_BIG_TO_RECEIVE:
+            raise OverLimit(memory_message(self.limits))
+        return answer
+
+    def _reap(self) -> int | None:
+        process = self.process
+        self.stop()
+        return process.exitcode if process is not None else None
+
+    def stop(self) -> None:
+        with self._starting:
+            process, conn = self.process, self.conn
+            self.process = self.conn = None
+        if conn is not None:
+            conn.close()
+        if process is not None:
+            if process.is_alive():
+                process.kill()
+            process.join(timeout=10)
+
+    def pid(self) -> int | None:
+        """The serving process's pid, once it is warmed up."""
+        process = self.process
+        return process.pid if process is not None else None
 
 
 class DocumentExecutor:
-    def __init__(self, processes: int | None = None, time_limit: float = 60.0) -> None:
+    def __init__(
+        self,
+        processes: int | None = None,
+        time_limit: float = 60.0,
+        limits: ReaderLimits | None = None,
+        niceness: int = READER_NICENESS,
+    ) -> None:
         self.processes = processes or os.cpu_count() or 1
-        self.time_limit = time_limit
-        self._lock = threading.Lock()
-        self._pool = self._new_pool()
-
-    def _new_pool(self) -> ProcessPoolExecutor:
-        context = multiprocessing.get_context("forkserver")
-        return ProcessPoolExecutor(self.processes, mp_context=context, initializer=_start_reader)
+        self.limits = limits or ReaderLimits(
+            time_limit=time_limit, cpu_seconds=time_limit + HARD_LIMIT_GRACE_SECONDS
+        )
+        self.time_limit = self.limits.time_limit
+        self._queue: FairQueue[_Request] = FairQueue()
+        self._slots = [_Slot(self.limits, niceness) for _ in range(self.processes)]
+        self._threads = [
+            threading.Thread(target=self._serve, args=(slot,), name=f"reader-{n}", daemon=True)
+            for n, slot in enumerate(self._slots)
+        ]
+        for thread in self._threads:
+            thread.start()
 
     def warm_up(self) -> None:
-        """Start every child now (and let it compile the rules)."""
-        futures = [self._pool.submit(time.sleep, 0) for _ in range(self.processes)]
-        for future in futures:
-            future.result()
+        """Start every reading process now (each compiles the rules)."""
+        starters = [threading.Thread(target=self._start, args=(slot,)) for slot in self._slots]
+        for starter in starters:
+            starter.start()
+        for starter in starters:
+            starter.join()
 
-    def read(self, data: bytes, context: ProcessingContext) -> ReadOutcome:
-        with self._lock:
-            pool = self._pool
+    @staticmethod
+    def _start(slot: _Slot) -> None:
         try:
-            future: Future[ReadOutcome] = pool.submit(read_in_child, data, context, self.time_limit)
-            return future.result(timeout=self.time_limit + HARD_LIMIT_GRACE_SECONDS)
-        except FutureTimeout:
-            log.error("document over the hard time limit; restarting the process pool")
-            self._replace(pool)
-            return ReadOutcome(
-                failure_code=FailureCode.PROCESSING_FAILED.value,
-                failure_message=f"Reading the document took longer than {self.time_limit:g} s.",
-            )
-        except BrokenProcessPool as exc:
-            self._replace(pool)
-            raise WorkerLost(str(exc)) from exc
+            slot.ensure_started()
+        except ReaderUnavailable as exc:  # its first request tries again
+            log.warning("warm-up: %s", exc)
 
-    def _replace(self, broken: ProcessPoolExecutor) -> None:
-        with self._lock:
-            if self._pool is not broken:
-                return
-            self._pool = self._new_pool()
-        for process in list(getattr(broken, "_processes", {}).values()):
-            process.kill()
-        broken.shutdown(wait=False, cancel_futures=True)
+    def submit(self, lane: str, call: Callable[..., Any], *args: Any) -> Future[Any]:
+        """Run `call(*args)` in a reading process; lanes (companies) take turns."""
+        future: Future[Any] = Future()
+        self._queue.put(lane, _Request(call, args, future))
+        return future
+
+    def read(self, data: bytes, context: ProcessingContext, lane: str = "") -> ReadOutcome:
+        """Read one document. Raises WorkerLost if its process died while reading it."""
+        outcome: ReadOutcome = self._answer(
+            self.submit(lane, read_in_child, data, context, self.limits)
+        )
+        return outcome
+
+    def read_stored(
+        self, pickled_store: bytes, key: str, context: ProcessingContext, lane: str = ""
+    ) -> ReadOutcome | StoreTrouble:
+        """Read one stored document, fetched by the reading process itself."""
+        call = read_stored_in_child
+        answer: ReadOutcome | StoreTrouble = self._answer(
+            self.submit(lane, call, pickled_store, key, context, self.limits)
+        )
+        return answer
+
+    @staticmethod
+    def _answer(future: Future[Any]) -> Any:
+        try:
+            return future.result()
+        except OverLimit as over:
+            log.error("document over a limit: %s", over)
+            return ReadOutcome(
+                failure_code=FailureCode.PROCESSING_FAILED.value, failure_message=str(over)
+            )
+
+    def reader_pids(self) -> list[int]:
+        return [pid for slot in self._slots if (pid := slot.pid()) is not None]
+
+    def _serve(self, slot: _Slot) -> None:
+        timeout = self.limits.time_limit + HARD_LIMIT_GRACE_SECONDS
+        while (request := self._queue.get()) is not None:
+            if not request.future.set_running_or_notify_cancel():
+                continue
+            try:
+                request.future.set_result(slot.ask(request.call, request.args, timeout))
+            except BaseException as exc:
+                request.future.set_exception(exc)
+        slot.stop()
 
     def shutdown(self) -> None:
-        with self._lock:
-            self._pool.shutdown(wait=True, cancel_futures=True)
+        for request in self._queue.close():
+            request.future.cancel()
+        for thread in self._threads:
+            thread.join(timeout=30)

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from flows.executor import ReadOutcome
 from flows.jobs import Job, JobResult
+from flows.reader_process import ReadOutcome
 from processors.base import FailureCode
 from storage.db import Database
 from storage.models import Upload

@@ -9,6 +9,7 @@ import uuid
 from datetime import timedelta
 
 from flows.executor import DocumentExecutor
+from flows.reader_process import ReaderLimits
 from flows.work import WorkerEnv
 from storage.db import Database, make_engine
 from storage.objectstore import build_object_store
@@ -20,10 +21,12 @@ _lock = threading.Lock()
 
 def build_env(settings: Settings, processes: int | None = None) -> WorkerEnv:
     settings.var_dir.mkdir(parents=True, exist_ok=True)
-    executor = DocumentExecutor(
-        processes or settings.worker_processes or None,
+    limits = ReaderLimits(
         time_limit=settings.document_time_limit_seconds,
+        cpu_seconds=settings.reader_cpu_seconds,
+        memory_bytes=settings.reader_memory_mib * 1024 * 1024,
     )
+    executor = DocumentExecutor(processes or settings.worker_processes or None, limits=limits)
     return WorkerEnv(
         settings=settings,
         db=Database(make_engine(settings.effective_database_url)),

@@ -1,48 +1,49 @@
-"""Unpacking a batch's archive into uploads, streaming, with the limits enforced on the
-bytes actually inflated (headers can lie: zip bombs, overlapping entries).
+"""Unpacking a batch's archive into uploads.
 
-All or nothing: entries are streamed to the object store under keys derived from the
-batch and position, and the upload rows are inserted in one transaction at the end, so
-a worker killed half-way leaves no rows and the next attempt starts over.
+The archive is parsed and inflated in a reading process (`unpack_in_child`, kernel
+limits on memory and CPU), never in the flow-run process: members stream through
+`processors.archive.read_member` into the object store under keys derived from the
+batch and position. The flow-run process only gets the list of what was stored.
+
+All or nothing: the upload rows are inserted in one transaction at the end, so an
+unpack interrupted half-way leaves no rows and the next attempt starts over. An
+archive that breaks the limits fails the batch and keeps nothing. Store or disk
+trouble makes the batch wait (its lease runs out, it is claimed again). A batch whose
+unpack kills its process `MAX_CRASHES` times fails.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
+import time
 import uuid
-import zipfile
-import zlib
 from dataclasses import dataclass
 
+from flows.executor import ReaderStopped
 from flows.work import WorkerEnv
 from processors.archive import (
-    ArchiveProblem,
+    ArchiveLimits,
     ArchiveRejected,
+    Budget,
+    SourceUnreadable,
     UnpackedEntry,
     document_entries,
+    guarded,
     open_archive,
-    safe_label,
+    read_member,
 )
 from processors.base import FailureCode
+from storage.errors import ServiceUnavailable
 from storage.models import Batch, Upload
-from storage.objectstore import ObjectStore
+from storage.objectstore import ObjectMissing, ObjectStore
 from storage.repositories import uploads as upload_repo
 from storage.repositories import work as work_repo
 from storage.states import UnpackState, UploadStatus
 
 log = logging.getLogger(__name__)
 
-CHUNK = 1024 * 1024
-ENTRY_ERRORS = (
-    zipfile.BadZipFile,
-    zlib.error,
-    RuntimeError,
-    NotImplementedError,
-    EOFError,
-    ValueError,
-    OSError,
-)
+MISSING_TRIES = 3
+MISSING_PAUSE_SECONDS = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,63 +61,59 @@ class BatchInfo:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class UnpackReport:
+    """What a reading process made of an archive: its entries, or why it has none."""
+
+    entries: tuple[UnpackedEntry, ...] = ()
+    rejected: ArchiveRejected | None = None
+    unavailable: str | None = None
+    missing: bool = False
+
+
 def entry_key(batch_id: uuid.UUID, position: int) -> str:
     return f"batches/{batch_id}/entries/{position}"
 
 
-class _Budget:
-    def __init__(self, total: int) -> None:
-        self.left = total
+def _store_entries(
+    store: ObjectStore, batch_id: uuid.UUID, archive_key: str, limits: ArchiveLimits
+) -> list[UnpackedEntry]:
+    budget = Budget(limits.max_total_bytes)
+    entries = []
+    with store.open_reader(archive_key) as raw, open_archive(guarded(raw), limits) as archive:
+        for position, info in enumerate(document_entries(archive, limits)):
+            writer = store.open_writer(entry_key(batch_id, position))
+            try:
+                entry = read_member(archive, info, position, limits, budget, writer.write)
+            except BaseException:
+                writer.abort()
+                raise
+            if entry.too_large or entry.unreadable:
+                writer.abort()
+            else:
+                writer.commit()
+            entries.append(entry)
+    return entries
 
-    def take(self, size: int) -> None:
-        self.left -= size
-        if self.left < 0:
-            raise ArchiveRejected(
-                ArchiveProblem.TOO_LARGE, "the archive unpacks to more than the limit allows"
-            )
 
-
-def _copy_entry(
-    archive: zipfile.ZipFile,
-    info: zipfile.ZipInfo,
-    position: int,
-    store: ObjectStore,
-    key: str,
-    max_file_bytes: int,
-    budget: _Budget,
-) -> UnpackedEntry:
-    digest, size, too_large = hashlib.sha256(), 0, False
-    writer = store.open_writer(key)
+def unpack_in_child(
+    store: ObjectStore, batch_id: uuid.UUID, archive_key: str, limits: ArchiveLimits
+) -> UnpackReport:
+    """Runs in a reading process: the only place an archive's bytes are parsed."""
     try:
-        with archive.open(info) as stream:
-            while block := stream.read(CHUNK):
-                size += len(block)
-                budget.take(len(block))
-                if size > max_file_bytes:
-                    too_large = True
-                    break
-                digest.update(block)
-                writer.write(block)
-    except ENTRY_ERRORS as exc:
-        writer.abort()
-        return UnpackedEntry(
-            position,
-            safe_label(info.filename),
-            digest.hexdigest(),
-            size,
-            False,
-            f"the archive entry could not be unpacked ({exc})",
-        )
-    except BaseException:
-        writer.abort()
-        raise
-    if too_large:
-        writer.abort()
-    else:
-        writer.commit()
-    return UnpackedEntry(
-        position, safe_label(info.filename), digest.hexdigest(), size, too_large, None
-    )
+        return UnpackReport(entries=tuple(_store_entries(store, batch_id, archive_key, limits)))
+    except ArchiveRejected as rejected:
+        discard_entries(store, batch_id, limits.max_files)
+        return UnpackReport(rejected=rejected)
+    except ObjectMissing:
+        return UnpackReport(missing=True)
+    except (SourceUnreadable, ServiceUnavailable, OSError) as exc:
+        return UnpackReport(unavailable=str(exc))
+
+
+def discard_entries(store: ObjectStore, batch_id: uuid.UUID, count: int) -> None:
+    for position in range(count):
+        store.delete(entry_key(batch_id, position))
 
 
 def _upload_for(batch: BatchInfo, entry: UnpackedEntry) -> tuple[Upload, UploadStatus]:
@@ -144,61 +141,91 @@ def _upload_for(batch: BatchInfo, entry: UnpackedEntry) -> tuple[Upload, UploadS
     return upload, UploadStatus.QUEUED
 
 
-def _read_entries(env: WorkerEnv, batch: BatchInfo) -> list[UnpackedEntry]:
+def _limits(env: WorkerEnv) -> ArchiveLimits:
     settings = env.settings
-    budget = _Budget(settings.max_archive_bytes)
-    with env.store.open_reader(batch.object_key) as reader, open_archive(reader) as archive:
-        entries = document_entries(archive)
-        if len(entries) > settings.max_archive_files:
-            raise ArchiveRejected(
-                ArchiveProblem.TOO_MANY_FILES,
-                f"the archive holds {len(entries)} files; at most "
-                f"{settings.max_archive_files} are allowed",
-            )
-        return [
-            _copy_entry(
-                archive,
-                info,
-                position,
+    return ArchiveLimits(
+        settings.max_archive_files, settings.max_archive_bytes, settings.max_file_bytes
+    )
+
+
+def _fail_batch(env: WorkerEnv, batch_id: uuid.UUID, code: str, message: str) -> None:
+    log.error("batch %s failed: %s", batch_id, message)
+    with env.db.session() as session:
+        record = session.get(Batch, batch_id)
+        assert record is not None
+        work_repo.fail_batch(session, record, code, message)
+        session.commit()
+
+
+def _report(env: WorkerEnv, batch: BatchInfo) -> UnpackReport | None:
+    """Unpack in a reading process; None once the batch has failed for good."""
+    limits = _limits(env)
+    for tries in range(1, MISSING_TRIES + 1):
+        try:
+            report: UnpackReport = env.executor.submit(
+                str(batch.company_id),
+                unpack_in_child,
                 env.store,
-                entry_key(batch.id, position),
-                settings.max_file_bytes,
-                budget,
-            )
-            for position, info in enumerate(entries)
-        ]
+                batch.id,
+                batch.object_key,
+                limits,
+            ).result()
+        except ReaderStopped as stopped:
+            if _charge_crash(env, batch, stopped):
+                return None
+            continue
+        if not report.missing:
+            return report
+        log.error("batch %s: its archive %s is missing (try %d)", batch.id, batch.object_key, tries)
+        time.sleep(MISSING_PAUSE_SECONDS)
+    message = "The archive's stored bytes are missing; send the archive again."
+    _fail_batch(env, batch.id, FailureCode.PROCESSING_FAILED.value, message)
+    return None
 
 
-def _discard_entries(store: ObjectStore, batch_id: uuid.UUID, count: int) -> None:
-    for position in range(count):
-        store.delete(entry_key(batch_id, position))
+def _charge_crash(env: WorkerEnv, batch: BatchInfo, stopped: ReaderStopped) -> bool:
+    """Count the death of the unpacking process against the batch; True once it failed."""
+    log.error("batch %s: unpacking stopped its process: %s", batch.id, stopped)
+    with env.db.session() as session:
+        crashes = work_repo.charge_batch_crash(session, batch.id)
+        session.commit()
+    if crashes < work_repo.MAX_CRASHES:
+        return False
+    discard_entries(env.store, batch.id, env.settings.max_archive_files)
+    message = (
+        f"Unpacking the archive stopped its process {crashes} times ({stopped}); "
+        "nothing of it was read."
+    )
+    _fail_batch(env, batch.id, FailureCode.PROCESSING_FAILED.value, message)
+    return True
 
 
 def unpack(env: WorkerEnv, batch: BatchInfo) -> int:
-    """Create one upload per document in the archive; returns how many were created.
-    An archive that breaks the limits fails the batch and keeps nothing."""
+    """Create one upload per document in the archive; returns how many were created."""
     if batch.unpack_state != UnpackState.PENDING:
         return 0
-    try:
-        entries = _read_entries(env, batch)
-    except ArchiveRejected as rejected:
-        log.warning("batch %s refused while unpacking: %s", batch.id, rejected.message)
-        _discard_entries(env.store, batch.id, env.settings.max_archive_files)
-        with env.db.session() as session:
-            record = session.get(Batch, batch.id)
-            assert record is not None
-            work_repo.fail_batch(session, record, rejected.problem.value, rejected.message)
-            session.commit()
+    report = _report(env, batch)
+    if report is None:
+        return 0
+    if report.unavailable is not None:
+        raise ServiceUnavailable(f"batch {batch.id}: {report.unavailable}")
+    if report.rejected is not None:
+        log.warning("batch %s refused while unpacking: %s", batch.id, report.rejected.message)
+        _fail_batch(env, batch.id, report.rejected.problem.value, report.rejected.message)
         return 0
     with env.db.session() as session:
         existing = work_repo.positions_of(session, batch.id)
         upload_repo.add_uploads(
             session,
-            [_upload_for(batch, entry) for entry in entries if entry.position not in existing],
+            [
+                _upload_for(batch, entry)
+                for entry in report.entries
+                if entry.position not in existing
+            ],
         )
         record = session.get(Batch, batch.id)
         assert record is not None
         record.unpack_state = UnpackState.DONE
         session.commit()
-    log.info("batch %s: unpacked %d files", batch.id, len(entries))
-    return len(entries)
+    log.info("batch %s: unpacked %d files", batch.id, len(report.entries))
+    return len(report.entries)

@@ -5,6 +5,7 @@ work. Prefect tasks and flows (flows/pipeline.py) are thin wrappers around these
 from __future__ import annotations
 
 import logging
+import pickle
 import threading
 import time
 import uuid
@@ -13,8 +14,9 @@ from datetime import timedelta
 
 from sqlalchemy.exc import DBAPIError
 
-from flows.executor import DocumentExecutor, ReadOutcome, WorkerLost
+from flows.executor import DocumentExecutor, WorkerLost
 from flows.jobs import Job, JobResult
+from flows.reader_process import ReadOutcome
 from flows.recorder import Recorder
 from processors.base import CompanyProfile, DocumentType, FailureCode, ProcessingContext
 from storage.db import Database
@@ -49,6 +51,11 @@ class WorkerEnv:
 
     def __post_init__(self) -> None:
         self.recorder = Recorder(self.db, self.owner)
+
+    @property
+    def pickled_store(self) -> bytes:
+        """The store as reading processes get it (they make their own connections)."""
+        return pickle.dumps(self.store)
 
     def hold(self, upload_ids: list[uuid.UUID]) -> None:
         with self.lock:
@@ -113,6 +120,62 @@ def _release(env: WorkerEnv, job: Job) -> None:
         log.warning("upload %s: could not release; its lease will expire", job.upload_id)
 
 
+def _charge_crash(env: WorkerEnv, job: Job, lost: WorkerLost) -> JobResult:
+    """Its reading process died: this upload alone is charged (others in flight were in
+    other processes and go on)."""
+    log.error("upload %s (%s): its reading process died: %s", job.upload_id, job.file_name, lost)
+    try:
+        with env.db.session() as session:
+            upload = work_repo.held_upload(session, job.upload_id, env.owner)
+            failed = upload is not None and work_repo.charge_crash(session, upload, str(lost))
+            session.commit()
+    except INFRASTRUCTURE_ERRORS:
+        log.warning("upload %s: could not record the crash; its lease will expire", job.upload_id)
+        return JobResult(job.upload_id, job.file_name, "lost")
+    code = FailureCode.PROCESSING_FAILED.value if failed else None
+    return JobResult(
+        job.upload_id, job.file_name, "failed" if failed else "released", None, None, code
+    )
+
+
+MISSING_TRIES = 3
+MISSING_PAUSE_SECONDS = 1.0
+
+_NOT_KEPT = ReadOutcome(
+    failure_code=FailureCode.PROCESSING_FAILED.value,
+    failure_message="The file's bytes were not kept; send it again.",
+)
+_MISSING = ReadOutcome(
+    failure_code=FailureCode.PROCESSING_FAILED.value,
+    failure_message="The file's stored bytes are missing; send it again.",
+)
+
+
+def _read(env: WorkerEnv, job: Job) -> ReadOutcome:
+    """Read the upload in a reading process, which fetches its bytes itself. A store
+    that says, several times, that the bytes are gone fails the upload; a store that
+    does not answer raises (the upload is given back and waits)."""
+    if job.object_key is None:
+        return _NOT_KEPT
+    context, lane = _context(env, job), str(job.company_id)
+    for tries in range(1, MISSING_TRIES + 1):
+        answer = env.executor.read_stored(env.pickled_store, job.object_key, context, lane)
+        if isinstance(answer, ReadOutcome):
+            return answer
+        if not answer.missing:
+            raise ServiceUnavailable(answer.message)
+        log.error(
+            "upload %s: its stored file is missing (try %d of %d): %s",
+            job.upload_id,
+            tries,
+            MISSING_TRIES,
+            answer.message,
+        )
+        if tries < MISSING_TRIES:
+            time.sleep(MISSING_PAUSE_SECONDS)
+    return _MISSING
+
+
 def run_job(env: WorkerEnv, job: Job) -> JobResult:
     """Read one claimed upload and record what came of it. Infrastructure trouble gives
     the upload back (it stays queued); only the document itself can fail it."""
@@ -122,22 +185,11 @@ def run_job(env: WorkerEnv, job: Job) -> JobResult:
         if duplicate is not None:
             log.info("upload %s: same content as result %s", job.upload_id, duplicate.result_id)
             return duplicate
-        if job.object_key is None:
-            outcome = ReadOutcome(
-                failure_code=FailureCode.PROCESSING_FAILED.value,
-                failure_message="The file's bytes were not kept.",
-            )
-        else:
-            data = env.store.read_bytes(job.object_key)
-            outcome = env.executor.read(data, _context(env, job))
-        result = env.recorder.record(job, outcome)
+        result = env.recorder.record(job, _read(env, job))
         log.info("upload %s: %s %s", job.upload_id, result.status, result.error_code or "")
         return result
-    except WorkerLost:
-        log.error(
-            "upload %s: its worker process died; the lease will hand it out again", job.upload_id
-        )
-        return JobResult(job.upload_id, job.file_name, "lost")
+    except WorkerLost as lost:
+        return _charge_crash(env, job, lost)
     except INFRASTRUCTURE_ERRORS as exc:
         log.warning("upload %s: infrastructure error, given back: %s", job.upload_id, exc)
         _release(env, job)

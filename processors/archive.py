@@ -1,18 +1,47 @@
-"""ZIP archives: which entries count, and the limits checked before a batch is accepted.
+"""ZIP archives, pure: the checks before a batch is accepted, and reading its members
+under a byte budget. Bytes in (a seekable file object), members and refusals out; the
+flows pipe what this yields into the object store and the database.
 
-Entry names are kept as the file name of an upload, never used as a filesystem path.
-The check here reads only the central directory (declared sizes); the unpacking step
-enforces the same limits again on the bytes actually inflated.
+- Before anything is parsed, the entry count of the end-of-central-directory record
+  (ZIP64 too) is checked: a directory of 300,000 records is refused without building
+  300,000 entry objects.
+- Entry names are labels of uploads, never filesystem paths.
+- Limits are enforced on the bytes actually inflated, as they are produced: headers
+  can lie (zip bombs, overlapping entries).
+- Only STORED and DEFLATE members are inflated. zipfile inflates DEFLATE in bounded
+  steps, but hands a whole compressed block to its BZIP2 and LZMA decompressors in one
+  call (a few KB became 3 GiB in one read), so members with other methods fail alone
+  (`unsupported_file_type`) without being inflated.
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
+import struct
 import zipfile
+import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import BinaryIO
+from typing import BinaryIO, TypeVar
 
 _ENCRYPTED_FLAG = 0x1
+INFLATED_METHODS = frozenset({zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED})
+METHOD_NAMES = {12: "BZIP2", 14: "LZMA", 9: "Deflate64", 93: "Zstandard", 95: "XZ", 98: "PPMd"}
+CHUNK = 1024 * 1024
+# Directory records read per allowed document: directories, __MACOSX/ forks and hidden
+# files are records too (a Mac archive of 100 documents has about 200).
+RECORDS_PER_DOCUMENT = 10
+
+_EOCD = b"PK\x05\x06"
+_EOCD_SIZE = 22
+_ZIP64_LOCATOR = b"PK\x06\x07"
+_ZIP64_LOCATOR_SIZE = 20
+_ZIP64_EOCD = b"PK\x06\x06"
+_MAX_COMMENT = 0xFFFF
+
+_T = TypeVar("_T")
 
 
 class ArchiveProblem(StrEnum):
@@ -22,16 +51,31 @@ class ArchiveProblem(StrEnum):
 
 
 class ArchiveRejected(Exception):
+    """The whole archive is refused: nothing of it may be kept."""
+
     def __init__(self, problem: ArchiveProblem, message: str) -> None:
         super().__init__(message)
         self.problem = problem
         self.message = message
+
+    def __reduce__(self) -> tuple[type[ArchiveRejected], tuple[ArchiveProblem, str]]:
+        return ArchiveRejected, (self.problem, self.message)  # crosses process pipes
+
+
+class SourceUnreadable(Exception):
+    """The archive's own bytes could not be fetched (store or disk trouble): not the
+    archive's fault, the work waits."""
 
 
 @dataclass(frozen=True, slots=True)
 class ArchiveLimits:
     max_files: int
     max_total_bytes: int
+    max_file_bytes: int = 0  # 0: no per-member limit (the check before 202)
+
+    @property
+    def max_records(self) -> int:
+        return max(self.max_files, 1) * RECORDS_PER_DOCUMENT
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,52 +83,6 @@ class ArchiveSummary:
     file_count: int
     declared_bytes: int
     skipped: tuple[str, ...]
-
-
-def is_junk(name: str) -> bool:
-    """Directories, macOS resource forks and hidden files are not documents."""
-    if name.endswith("/"):
-        return True
-    parts = name.replace("\\", "/").split("/")
-    return "__MACOSX" in parts or parts[-1].startswith(".")
-
-
-def document_entries(archive: zipfile.ZipFile) -> list[zipfile.ZipInfo]:
-    return [info for info in archive.infolist() if not is_junk(info.filename)]
-
-
-def open_archive(fileobj: BinaryIO) -> zipfile.ZipFile:
-    try:
-        return zipfile.ZipFile(fileobj)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError, OSError) as exc:
-        raise ArchiveRejected(ArchiveProblem.INVALID, f"not a readable ZIP archive: {exc}") from exc
-
-
-def inspect_central_directory(fileobj: BinaryIO, limits: ArchiveLimits) -> ArchiveSummary:
-    """Refuse archives that are not ZIPs, are encrypted, or declare too much."""
-    with open_archive(fileobj) as archive:
-        entries = document_entries(archive)
-        skipped = tuple(info.filename for info in archive.infolist() if is_junk(info.filename))
-    encrypted = [info.filename for info in entries if info.flag_bits & _ENCRYPTED_FLAG]
-    if encrypted:
-        raise ArchiveRejected(
-            ArchiveProblem.INVALID, f"encrypted entries are not supported: {encrypted[0]}"
-        )
-    if not entries:
-        raise ArchiveRejected(ArchiveProblem.INVALID, "the archive contains no files")
-    if len(entries) > limits.max_files:
-        raise ArchiveRejected(
-            ArchiveProblem.TOO_MANY_FILES,
-            f"the archive holds {len(entries)} files; at most {limits.max_files} are allowed",
-        )
-    declared = sum(info.file_size for info in entries)
-    if declared > limits.max_total_bytes:
-        raise ArchiveRejected(
-            ArchiveProblem.TOO_LARGE,
-            f"the archive unpacks to {declared} bytes; at most {limits.max_total_bytes}"
-            " are allowed",
-        )
-    return ArchiveSummary(file_count=len(entries), declared_bytes=declared, skipped=skipped)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +97,175 @@ class UnpackedEntry:
     unreadable: str | None
 
 
+def is_junk(name: str) -> bool:
+    """Directories, macOS resource forks and hidden files are not documents."""
+    if name.endswith("/"):
+        return True
+    parts = name.replace("\\", "/").split("/")
+    return "__MACOSX" in parts or parts[-1].startswith(".")
+
+
 def safe_label(name: str) -> str:
     """An entry name as a file name label: no control characters, bounded length."""
     cleaned = "".join(char if ord(char) >= 32 else "?" for char in name)
     return cleaned[:1024] or "unnamed"
+
+
+def declared_records(fileobj: BinaryIO) -> int:
+    """The entry count the end-of-central-directory record declares (ZIP64 too)."""
+    size = fileobj.seek(0, io.SEEK_END)
+    tail_start = max(0, size - _EOCD_SIZE - _MAX_COMMENT)
+    fileobj.seek(tail_start)
+    tail = fileobj.read(size - tail_start)
+    at = tail.rfind(_EOCD)
+    if at < 0 or len(tail) - at < _EOCD_SIZE:
+        raise ArchiveRejected(ArchiveProblem.INVALID, "not a readable ZIP archive")
+    (count,) = struct.unpack_from("<H", tail, at + 10)
+    locator = at - _ZIP64_LOCATOR_SIZE
+    if count == 0xFFFF and locator >= 0 and tail[locator : locator + 4] == _ZIP64_LOCATOR:
+        (record_at,) = struct.unpack_from("<Q", tail, locator + 8)
+        fileobj.seek(record_at)
+        record = fileobj.read(40)
+        if len(record) == 40 and record[:4] == _ZIP64_EOCD:
+            (count,) = struct.unpack_from("<Q", record, 32)
+    fileobj.seek(0)
+    return int(count)
+
+
+def open_archive(fileobj: BinaryIO, limits: ArchiveLimits) -> zipfile.ZipFile:
+    """The archive with its directory parsed, once the record count is known to be small."""
+    try:
+        records = declared_records(fileobj)
+        if records > limits.max_records:
+            raise ArchiveRejected(
+                ArchiveProblem.TOO_MANY_FILES,
+                f"the archive's directory lists {records} entries; at most "
+                f"{limits.max_records} are read (at most {limits.max_files} documents)",
+            )
+        return zipfile.ZipFile(fileobj)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError, struct.error) as exc:
+        raise ArchiveRejected(ArchiveProblem.INVALID, f"not a readable ZIP archive: {exc}") from exc
+
+
+def document_entries(archive: zipfile.ZipFile, limits: ArchiveLimits) -> list[zipfile.ZipInfo]:
+    """The members that are documents, at most `limits.max_files` of them."""
+    entries = [info for info in archive.infolist() if not is_junk(info.filename)]
+    if len(entries) > limits.max_files:
+        raise ArchiveRejected(
+            ArchiveProblem.TOO_MANY_FILES,
+            f"the archive holds {len(entries)} files; at most {limits.max_files} are allowed",
+        )
+    return entries
+
+
+def inspect_central_directory(fileobj: BinaryIO, limits: ArchiveLimits) -> ArchiveSummary:
+    """Refuse archives that are not ZIPs, are encrypted, or declare too much."""
+    with open_archive(fileobj, limits) as archive:
+        skipped = tuple(info.filename for info in archive.infolist() if is_junk(info.filename))
+        entries = document_entries(archive, limits)
+    encrypted = [info.filename for info in entries if info.flag_bits & _ENCRYPTED_FLAG]
+    if encrypted:
+        raise ArchiveRejected(
+            ArchiveProblem.INVALID, f"encrypted entries are not supported: {encrypted[0]}"
+        )
+    if not entries:
+        raise ArchiveRejected(ArchiveProblem.INVALID, "the archive contains no files")
+    declared = sum(info.file_size for info in entries)
+    if declared > limits.max_total_bytes:
+        raise ArchiveRejected(
+            ArchiveProblem.TOO_LARGE,
+            f"the archive unpacks to {declared} bytes; at most {limits.max_total_bytes}"
+            " are allowed",
+        )
+    return ArchiveSummary(file_count=len(entries), declared_bytes=declared, skipped=skipped)
+
+
+class Budget:
+    """Bytes the whole archive may still inflate to."""
+
+    def __init__(self, total: int) -> None:
+        self.left = total
+
+    def take(self, size: int) -> None:
+        self.left -= size
+        if self.left < 0:
+            raise ArchiveRejected(
+                ArchiveProblem.TOO_LARGE, "the archive unpacks to more than the limit allows"
+            )
+
+
+# What inflating a member's own bytes can raise: the member is broken, not the archive.
+MEMBER_ERRORS = (zipfile.BadZipFile, zlib.error, NotImplementedError, EOFError, ValueError)
+
+
+def _unsupported_method(info: zipfile.ZipInfo) -> str | None:
+    if info.compress_type in INFLATED_METHODS:
+        return None
+    name = METHOD_NAMES.get(info.compress_type, f"method {info.compress_type}")
+    return f"the archive entry is compressed with {name}; only DEFLATE and STORED are read"
+
+
+def read_member(
+    archive: zipfile.ZipFile,
+    info: zipfile.ZipInfo,
+    position: int,
+    limits: ArchiveLimits,
+    budget: Budget,
+    sink: Callable[[bytes], None],
+) -> UnpackedEntry:
+    """Inflate one member into `sink`, a block at a time, counting every block against
+    the member's and the archive's limits. Errors of `sink` (the store) propagate."""
+    name = safe_label(info.filename)
+    digest, size = hashlib.sha256(), 0
+    refused = _unsupported_method(info)
+    if refused is not None:
+        return UnpackedEntry(position, name, digest.hexdigest(), 0, False, refused)
+    try:
+        with archive.open(info) as stream:
+            while block := stream.read(CHUNK):
+                size += len(block)
+                budget.take(len(block))
+                if limits.max_file_bytes and size > limits.max_file_bytes:
+                    return UnpackedEntry(position, name, digest.hexdigest(), size, True, None)
+                digest.update(block)
+                sink(block)
+    except MEMBER_ERRORS as exc:
+        message = f"the archive entry could not be unpacked ({exc})"
+        return UnpackedEntry(position, name, digest.hexdigest(), size, False, message)
+    return UnpackedEntry(position, name, digest.hexdigest(), size, False, None)
+
+
+def guarded(inner: BinaryIO) -> BinaryIO:
+    """`inner`, with its read errors turned into SourceUnreadable."""
+    return io.BufferedReader(GuardedSource(inner), buffer_size=CHUNK)
+
+
+class GuardedSource(io.RawIOBase):
+    """An archive's bytes whose read errors say "source unreadable": zipfile passes them
+    through, and they must not be mistaken for a broken member."""
+
+    def __init__(self, inner: BinaryIO) -> None:
+        self._inner = inner
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        return self._guard(lambda: self._inner.seek(offset, whence))
+
+    def tell(self) -> int:
+        return self._guard(self._inner.tell)
+
+    def readinto(self, target: memoryview) -> int:  # type: ignore[override]
+        data = self._guard(lambda: self._inner.read(len(target)))
+        target[: len(data)] = data
+        return len(data)
+
+    def _guard(self, call: Callable[[], _T]) -> _T:
+        try:
+            return call()
+        except Exception as exc:
+            raise SourceUnreadable(f"the archive could not be read: {exc}") from exc

@@ -13,8 +13,8 @@ import pytest
 from sqlalchemy import Engine, create_engine, event, func, select
 from sqlalchemy.exc import OperationalError
 
-from flows.executor import ReadOutcome
 from flows.jobs import Job, JobResult
+from flows.reader_process import ReadOutcome
 from flows.recorder import Recorder
 from storage.db import Database
 from storage.models import Result, StatusChange, Upload, utcnow

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from fpdf import FPDF
 
-from flows.executor import _on_alarm, read_in_child
+from flows.reader_process import ReaderLimits, _on_alarm, read_in_child
 from processors.base import CompanyProfile, DocumentType, ProcessingContext
 
 
@@ -37,6 +37,6 @@ def test_a_long_pdf_over_the_limit_fails_processing_failed(
     alarm_handler: None, document_type: DocumentType
 ) -> None:
     context = ProcessingContext(document_type, "long.pdf", CompanyProfile("Acme GmbH"))
-    outcome = read_in_child(_long_text_pdf(150), context, time_limit=0.05)
+    outcome = read_in_child(_long_text_pdf(150), context, ReaderLimits(time_limit=0.05))
     assert outcome.failure_code == "processing_failed", outcome
     assert "took longer than" in (outcome.failure_message or "")

@@ -1,0 +1,122 @@
+"""Reading processes under kernel limits: only the request whose process died is told
+so, the others go on; limits end a request alone. Real processes, no database."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from flows.executor import DocumentExecutor, OverLimit, WorkerLost
+from flows.fair_queue import FairQueue
+from flows.reader_process import ReaderLimits
+from processors.base import CompanyProfile, DocumentType, ProcessingContext
+from tests.flows.samples import blank_pdf, corpus_file
+
+LIMITS = ReaderLimits(time_limit=20.0, cpu_seconds=2.0, memory_bytes=256 * 1024 * 1024)
+CONTEXT = ProcessingContext(DocumentType.AUTO, "x.pdf", CompanyProfile("Acme GmbH"))
+
+
+def allocate(size: int) -> int:
+    return len(bytearray(size))
+
+
+def die() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def spin() -> None:
+    while True:
+        pass
+
+
+def nap(seconds: float) -> str:
+    time.sleep(seconds)
+    return "rested"
+
+
+def peak_memory() -> int:
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+
+
+@pytest.fixture(scope="module")
+def readers() -> Iterator[DocumentExecutor]:
+    executor = DocumentExecutor(processes=2, limits=LIMITS)
+    executor.warm_up()
+    yield executor
+    executor.shutdown()
+
+
+def test_a_dying_reader_fails_only_its_own_request(readers: DocumentExecutor) -> None:
+    sleeping = readers.submit("company-a", nap, 1.0)
+    time.sleep(0.2)  # the nap is in one process
+    dying = readers.submit("company-b", die)
+    with pytest.raises(WorkerLost, match="exit code -9"):
+        dying.result()
+    assert sleeping.result() == "rested"
+    # The slot started a new process: documents are read as before.
+    assert readers.read(blank_pdf("after"), CONTEXT).result_type == "other_document"
+
+
+def test_memory_past_the_limit_fails_the_request_in_its_process(
+    readers: DocumentExecutor,
+) -> None:
+    assert readers.submit("a", allocate, 64 * 1024 * 1024).result() == 64 * 1024 * 1024
+    with pytest.raises(WorkerLost):  # MemoryError outside a reader's own handling
+        readers.submit("a", allocate, 512 * 1024 * 1024).result()
+    assert readers.submit("a", allocate, 1024).result() == 1024
+
+
+def test_cpu_past_the_limit_ends_the_process_by_the_kernel(readers: DocumentExecutor) -> None:
+    # SIGXCPU from the kernel, not the wall-clock limit ("took longer than").
+    with pytest.raises(OverLimit, match="2 s of CPU"):
+        readers.submit("a", spin).result()
+
+
+def test_a_document_over_the_memory_limit_fails_processing_failed() -> None:
+    _, invoice = corpus_file("accept", ".xml")
+    small = ReaderLimits(time_limit=20.0, cpu_seconds=20.0, memory_bytes=48 * 1024 * 1024)
+    executor = DocumentExecutor(processes=1, limits=small)
+    try:
+        big = invoice.replace(b"</", b"<!-- " + b"x" * 60_000_000 + b" --></", 1)
+        outcome = executor.read(big, CONTEXT)
+        after = executor.read(invoice, CONTEXT)
+    finally:
+        executor.shutdown()
+    assert outcome.failure_code == "processing_failed", outcome
+    assert "48 MiB of memory" in (outcome.failure_message or "")
+    assert after.succeeded or after.failure_code == "invalid_e_invoice"
+
+
+def test_the_reading_processes_answer_while_one_spins(readers: DocumentExecutor) -> None:
+    spinning = readers.submit("a", spin)
+    answers = [readers.read(blank_pdf(str(n)), CONTEXT).result_type for n in range(3)]
+    assert answers == ["other_document"] * 3
+    with pytest.raises(OverLimit):
+        spinning.result()
+
+
+def test_lanes_take_turns() -> None:
+    queue: FairQueue[str] = FairQueue()
+    for n in range(3):
+        queue.put("big", f"big-{n}")
+    queue.put("small", "small-0")
+    taken = [queue.get() for _ in range(4)]
+    assert taken == ["big-0", "small-0", "big-1", "big-2"]
+    assert queue.close() == []
+    assert queue.get() is None
+
+
+def test_a_closed_queue_wakes_its_readers() -> None:
+    queue: FairQueue[str] = FairQueue()
+    got: list[str | None] = []
+    reader = threading.Thread(target=lambda: got.append(queue.get()))
+    reader.start()
+    queue.close()
+    reader.join(timeout=5)
+    assert got == [None]
