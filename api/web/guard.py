@@ -8,6 +8,7 @@ security headers. The API under /v1 is not touched: its uploads stream by design
 
 from __future__ import annotations
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -40,7 +41,10 @@ class WebGuard:
     def __init__(self, app: ASGIApp, services: Services) -> None:
         self.app = app
         self.services = services
-        self.https_base = services.settings.public_base_url.startswith("https://")
+        https_base = services.settings.public_base_url.startswith("https://")
+        self.headers = {
+            https: _encoded(security_headers(https_base or https)) for https in (False, True)
+        }
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or not is_web_path(scope["path"]):
@@ -57,8 +61,7 @@ class WebGuard:
         await self.app(scope, receive, send)
 
     def _with_headers(self, scope: Scope, send: Send) -> Send:
-        extra = security_headers(self.https_base or scope.get("scheme") == "https")
-        encoded = [(name.lower().encode(), value.encode()) for name, value in extra.items()]
+        encoded = self.headers[scope.get("scheme") == "https"]
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -72,7 +75,7 @@ class WebGuard:
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send, refused: _Refused) -> None:
         request = Request(scope)
-        user = _user_if_known(request, self.services)
+        user = await run_in_threadpool(_user_if_known, request, self.services)
         # The rest of the body is never read, so this connection cannot carry another request.
         headers = {"Connection": "close"}
         page = error_page(request, user, refused.status, refused.title, refused.message, headers)
@@ -117,6 +120,10 @@ def _replay(body: bytes, receive: Receive) -> Receive:
         return await receive()
 
     return replay
+
+
+def _encoded(headers: dict[str, str]) -> list[tuple[bytes, bytes]]:
+    return [(name.lower().encode(), value.encode()) for name, value in headers.items()]
 
 
 def _user_if_known(request: Request, services: Services) -> WebUser | None:
