@@ -27,7 +27,7 @@ import struct
 import zlib
 from collections.abc import Iterator
 
-from pypdf import Configuration, PdfReader, apply_configuration, overwrite_configuration
+from pypdf import Configuration, PageObject, PdfReader, apply_configuration, overwrite_configuration
 from pypdf.errors import LimitReachedError, PyPdfError
 from pypdf.filters import decode_stream_data
 from pypdf.generic import (
@@ -48,6 +48,10 @@ MAX_PAGES = 5_000
 """Walking a page tree costs about 0.3 ms a page here; 5,000 pages are 1.5 s."""
 CHECKED_PAGES = 50
 """The most pages any reader reads (bank statements: 50); PDFium decodes no others."""
+MAX_PAGE_SIDE = 14_400
+"""PDF's own limit for a page side in units of 1/72 in (200 in; ISO 32000-1, annex C).
+A page beyond it is rendered at a scale that fits `pdf_text.MAX_RENDER_PIXELS`, but a
+1 x 10^8 strip still made a 35-million-pixel-tall bitmap (600 MiB while read)."""
 MAX_IMAGE_BYTES = 256 * MiB
 """One image, decoded and at `PIXEL_BYTES` a pixel: 64 megapixels (an A4 page scanned
 at 800 dpi is 62; the corpus holds a 50 megapixel image)."""
@@ -153,8 +157,10 @@ def check_decoded_size(reader: PdfReader) -> None:
     sizes: dict[int, int] = {}
     visits = _Visits()
     for number in range(min(len(reader.pages), CHECKED_PAGES)):
+        page = reader.pages[number]
+        _check_page_size(page, number + 1)
         page_total = 0
-        for stream in _streams_of(reader.pages[number], visits):
+        for stream in _streams_of(page, visits):
             if id(stream) not in sizes:
                 sizes[id(stream)] = _decoded_size(stream)
                 if sum(sizes.values()) > MAX_DECODED_BYTES:
@@ -183,6 +189,17 @@ def decoded_data(stream: StreamObject, what: str, max_bytes: int = MAX_STREAM_BY
             return decode_stream_data(stream)
     except LimitReachedError as error:
         raise OverLimit(what, maximum=max_bytes) from error
+
+
+def _check_page_size(page: PageObject, number: int) -> None:
+    try:
+        side = max(max(abs(box.width), abs(box.height)) for box in (page.mediabox, page.cropbox))
+    except MALFORMED_PDF_ERRORS:
+        return  # PDFium falls back to a default size
+    if side > MAX_PAGE_SIDE:
+        raise OverLimit(
+            f"page {number} is larger than PDF allows", round(side), MAX_PAGE_SIDE, "units"
+        )
 
 
 class _Visits:

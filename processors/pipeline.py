@@ -24,7 +24,13 @@ from processors.base import (
     ProcessingError,
 )
 from processors.registry import NoProcessorFound, Registry, default_registry
-from processors.sniff import XML_ROOT_WINDOW, Identified, identify, xml_root
+from processors.sniff import (
+    XML_ROOT_WINDOW,
+    Identified,
+    identify,
+    xml_root,
+    zip_directory_is_small,
+)
 
 HEAD_SIZE = 8192
 """What `Processor.score` sees: enough for magic bytes, a prolog and a root start tag."""
@@ -84,6 +90,8 @@ def _refusal_message(data: bytes, identified: Identified, context: ProcessingCon
 
 
 def _is_datev_archive(data: bytes) -> bool:
+    if not zip_directory_is_small(data):
+        return False
     try:
         with (
             zipfile.ZipFile(io.BytesIO(data)) as archive,

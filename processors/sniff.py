@@ -51,6 +51,12 @@ _ROOT_FEED_CHUNK = 256
 XML_ROOT_WINDOW = 8192
 """Bytes enough for a prolog, comments and a root start tag full of namespace declarations."""
 _LOCAL_HEADER_SCAN_WINDOW = 64 * 1024
+MAX_ZIP_DIRECTORY_BYTES = 1024 * 1024
+"""A central directory larger than this (some 10,000 entries; Office files have tens)
+is not parsed: zipfile took 17 s and 160 MiB for the 300,000 entries of a 25 MiB ZIP."""
+_ZIP_END = b"PK\x05\x06"
+_ZIP_END_SIZE = 22
+_ZIP_END_SEARCH = _ZIP_END_SIZE + 65535  # the end record, then a comment of up to 64 KiB
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,9 +190,24 @@ def _identify_zip(data: bytes) -> Identified:
     return Identified(FileKind.ZIP, "a ZIP archive")
 
 
+def zip_directory_is_small(data: bytes) -> bool:
+    """The end record declares a central directory of at most `MAX_ZIP_DIRECTORY_BYTES`
+    (zipfile reads exactly the declared size), or there is no end record at all."""
+    end = data.rfind(_ZIP_END, max(0, len(data) - _ZIP_END_SEARCH))
+    if end < 0 or end + _ZIP_END_SIZE > len(data):
+        return True
+    entries: int
+    directory_bytes: int
+    entries, directory_bytes = struct.unpack_from("<HI", data, end + 10)
+    return entries != 0xFFFF and directory_bytes <= MAX_ZIP_DIRECTORY_BYTES
+
+
 def _zip_member_names(data: bytes) -> frozenset[str]:
     """Names from the central directory; from the local headers in the head when the
-    central directory is missing (only the head was passed, or the archive is cut)."""
+    central directory is missing (only the head was passed, or the archive is cut) or
+    too large to parse."""
+    if not zip_directory_is_small(data):
+        return frozenset(_local_header_names(data))
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             return frozenset(archive.namelist())

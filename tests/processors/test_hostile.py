@@ -57,12 +57,16 @@ CASES = [
     Case("a 49 MiB factur-x.xml", "embedded_known_name_bomb", **OVER_LIMIT),
     Case("gigapixel image", "image_bomb", DocumentType.BANK_STATEMENT, **OVER_LIMIT),
     Case("terapixel image header", "image_header_bomb", **OVER_LIMIT),
-    Case("giant MediaBox", "giant_page", DocumentType.SUPPLIER_INVOICE),
+    Case("giant MediaBox", "giant_page", DocumentType.SUPPLIER_INVOICE, **OVER_LIMIT),
+    Case("empty MediaBox", "empty_box", DocumentType.SUPPLIER_INVOICE),
+    Case("negative MediaBox", "negative_box", DocumentType.SUPPLIER_INVOICE, **OVER_LIMIT),
+    Case("a 1 x 10^8 strip", "strip_box", DocumentType.SUPPLIER_INVOICE, **OVER_LIMIT),
     Case("cyclic page tree", "cyclic_page_tree", code=FailureCode.UNREADABLE_DOCUMENT.value),
     Case("self-referencing pages", "self_kid_page_tree", code="unreadable_document"),
     Case("xref /Prev loop", "xref_loop"),
     Case("25,000 pages", "many_pages", **OVER_LIMIT),
     Case("5,000 deep page tree", "deep_page_tree", **OVER_LIMIT),
+    Case("ZIP with 250,000 entries", "zip_many_entries", code="unsupported_file_type"),
     Case("external entity: file", "xxe_file", code=REFUSED_XML),
     Case("external DTD over http", "xxe_network", code=REFUSED_XML, network=True),
     Case("parameter entity over http", "xxe_parameter_entity", code=REFUSED_XML, network=True),
@@ -94,6 +98,9 @@ def _generators(port: int) -> dict[str, Callable[[], bytes]]:
         "xxe_parameter_entity": lambda: hostile_xml.xxe_parameter_entity(port),
         "xinclude": lambda: hostile_xml.xinclude(port),
         "xslt_document_call": lambda: hostile_xml.xslt_document_call(port),
+        "empty_box": lambda: hostile.boxed_page(b"[0 0 0 0]"),
+        "negative_box": lambda: hostile.boxed_page(b"[0 0 -1000000 1000000]"),
+        "strip_box": lambda: hostile.boxed_page(b"[0 0 1 100000000]"),
         "utf16_le_bom": lambda: hostile_xml.utf16(bom=True, big_endian=False),
         "utf16_be_bom": lambda: hostile_xml.utf16(bom=True, big_endian=True),
         "utf16_le": lambda: hostile_xml.utf16(bom=False, big_endian=False),
@@ -116,8 +123,9 @@ def _read_case(make: str, document_type: str, port: int) -> dict[str, Any]:
     from processors.base import ProcessingError
     from processors.pipeline import read_document
 
-    module = hostile if hasattr(hostile, make) else hostile_xml
-    generate = _generators(port).get(make) or getattr(module, make)
+    generate = _generators(port).get(make)
+    if generate is None:
+        generate = getattr(hostile if hasattr(hostile, make) else hostile_xml, make)
     data = generate()
     Path("/proc/self/clear_refs").write_text("5")  # VmHWM := VmRSS
     before = _memory_kib("VmRSS")
