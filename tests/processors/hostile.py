@@ -216,6 +216,22 @@ def embedded_known_name_bomb() -> bytes:
     return _embedded_files(1, 49 * MiB, lambda _index: "factur-x.xml")
 
 
+def cyclic_name_tree() -> bytes:
+    """An embedded-files name tree whose nodes are each other's kids, and an /AF array
+    naming a file specification that points at itself."""
+    return pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R /Names << /EmbeddedFiles 4 0 R >> /AF 6 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>",
+            b"<< /Kids [5 0 R 4 0 R] >>",
+            b"<< /Kids [4 0 R 5 0 R] >>",
+            b"[7 0 R 7 0 R 6 0 R]",
+            b"<< /Type /Filespec /F (factur-x.xml) /EF << /F 7 0 R >> >>",
+        ]
+    )
+
+
 @cache
 def image_bomb() -> bytes:
     """A 32,768 x 32,768 greyscale image (1 GiB of pixels, 1 MiB deflated) drawn on an
@@ -362,28 +378,3 @@ def deep_page_tree(depth: int = 5_000) -> bytes:
         objects.append(b"<< /Type /Pages /Kids [%d 0 R] /Count 1 >>" % (number + 1))
     objects.append(b"<< /Type /Page /MediaBox [0 0 595 842] >>")
     return pdf(objects)
-
-
-# --- ZIP (refused at intake, but sniffed first) ------------------------------------------
-
-
-def zip_many_entries(count: int = 250_000) -> bytes:
-    """Empty stored entries named with seven digits: a central directory of 13 MiB,
-    whose end record gives the count modulo 65,536 (only its size tells)."""
-    name_length = 7
-    local = struct.pack("<4s5H3I2H", b"PK\x03\x04", 20, 0, 0, 0, 0, 0, 0, 0, name_length, 0)
-    central = struct.pack(
-        "<4s6H3I5H", b"PK\x01\x02", 20, 20, 0, 0, 0, 0, 0, 0, 0, name_length, 0, 0, 0, 0
-    )
-    external_attributes = b"\x00\x00\x00\x00"
-    names = [b"%07d" % index for index in range(count)]
-    step = len(local) + name_length
-    directory = b"".join(
-        central + external_attributes + struct.pack("<I", index * step) + name
-        for index, name in enumerate(names)
-    )
-    entries = count % 0x10000
-    end = struct.pack(
-        "<4s4H2IH", b"PK\x05\x06", 0, 0, entries, entries, len(directory), count * step, 0
-    )
-    return b"".join(local + name for name in names) + directory + end

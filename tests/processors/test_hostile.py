@@ -1,4 +1,4 @@
-"""The hostile corpus (tests/processors/hostile.py, hostile_xml.py) through `read_document`.
+"""The hostile corpus (tests/processors/hostile*.py) through `read_document`.
 
 Every case runs in one reader child process (forkserver, as the pipeline's readers
 run), which generates the file, resets its peak memory (VmHWM, via /proc/self/clear_refs)
@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from processors.base import CompanyProfile, DocumentType, FailureCode, ProcessingContext
-from tests.processors import hostile, hostile_xml
+from tests.processors import hostile, hostile_xml, hostile_zip
 
 CASE_SECONDS = 30.0
 MAX_PEAK_MIB = 400
@@ -55,6 +55,7 @@ CASES = [
     Case("forty 64 MiB streams on a page", "many_streams_bomb", **OVER_LIMIT),
     Case("24 embedded files of 49 MiB", "embedded_files_bomb", **OVER_LIMIT),
     Case("a 49 MiB factur-x.xml", "embedded_known_name_bomb", **OVER_LIMIT),
+    Case("cyclic embedded-files name tree", "cyclic_name_tree"),
     Case("gigapixel image", "image_bomb", DocumentType.BANK_STATEMENT, **OVER_LIMIT),
     Case("terapixel image header", "image_header_bomb", **OVER_LIMIT),
     Case("giant MediaBox", "giant_page", DocumentType.SUPPLIER_INVOICE, **OVER_LIMIT),
@@ -125,7 +126,8 @@ def _read_case(make: str, document_type: str, port: int) -> dict[str, Any]:
 
     generate = _generators(port).get(make)
     if generate is None:
-        generate = getattr(hostile if hasattr(hostile, make) else hostile_xml, make)
+        module = next(m for m in (hostile, hostile_xml, hostile_zip) if hasattr(m, make))
+        generate = getattr(module, make)
     data = generate()
     Path("/proc/self/clear_refs").write_text("5")  # VmHWM := VmRSS
     before = _memory_kib("VmRSS")

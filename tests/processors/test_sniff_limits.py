@@ -7,7 +7,7 @@ import zipfile
 
 from processors.base import FileKind
 from processors.sniff import MAX_ZIP_DIRECTORY_BYTES, identify, zip_directory_is_small
-from tests.processors.hostile import zip_many_entries
+from tests.processors.hostile_zip import zip_many_entries
 
 
 def test_a_large_central_directory_is_not_parsed() -> None:
