@@ -125,6 +125,7 @@ _LEGAL_FORM = re.compile(
     r"\b(GmbH|AG|KG|OHG|UG|e\.K\.|Inc\.?|Ltd\.?|Limited|LLC|B\.V\.|N\.V\.|SAS|SARL|S\.A\.|"
     r"SE|plc|Corp\.?)(?=\W|$)"
 )
+_COLUMN_GAP = re.compile(r"\s{6,}")
 _RETURN_ADDRESS_SEP = re.compile("\\s+[\u25cf\u00b7\u2022|\u2013-]\\s+")
 _REFERENCE_LABEL = re.compile(
     r"(verwendungszweck|payment\s*reference|communication\s*for\s*your\s*payment|"
@@ -543,6 +544,8 @@ def _return_address(lines: list[str]) -> int | None:
     so the line after it is the recipient."""
     found: int | None = None
     for index, line in enumerate(lines[:-1]):
+        if not _RETURN_ADDRESS_SEP.search(line):
+            continue  # the common case, without splitting the line
         parts = [part.strip() for part in _RETURN_ADDRESS_SEP.split(_left_column(line))]
         if (
             len(parts) >= 3
@@ -556,7 +559,7 @@ def _return_address(lines: list[str]) -> int | None:
 
 def _left_column(line: str) -> str:
     """Layout text separates columns by long runs of spaces."""
-    return re.split(r"\s{6,}", line.strip())[0]
+    return _COLUMN_GAP.split(line.strip(), maxsplit=1)[0]
 
 
 def _seller_name(lines: list[str]) -> str | None:

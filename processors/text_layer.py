@@ -18,6 +18,7 @@ as pypdf's layout mode leaves them out.
 from __future__ import annotations
 
 import ctypes
+import logging
 import math
 import re
 from dataclasses import dataclass
@@ -25,6 +26,8 @@ from typing import NamedTuple
 
 import pypdfium2 as pdfium  # type: ignore[import-untyped]
 import pypdfium2.raw as pdfium_raw  # type: ignore[import-untyped]
+
+logger = logging.getLogger(__name__)
 
 CELL_GAP = 0.45
 """From about half an em (loose glyph boxes are about 1.15 em high) a gap separates
@@ -70,20 +73,32 @@ class Cell:
 
 
 def read_pages(document: pdfium.PdfDocument, max_pages: int) -> tuple[list[str], list[str]]:
-    """(plain, layout) text of the first `max_pages` pages."""
+    """(plain, layout) text of the first `max_pages` pages; a page PDFium cannot load
+    reads empty (logged), as the other pages may still be read."""
     plain: list[str] = []
     layout: list[str] = []
     for number in range(min(max_pages, len(document))):
-        page = document[number]
+        try:
+            page_plain, page_layout = _read_page(document, number)
+        except pdfium.PdfiumError as error:
+            logger.info("no text from page %d: %s", number + 1, error)
+            page_plain = page_layout = ""
+        plain.append(page_plain)
+        layout.append(page_layout)
+    return plain, layout
+
+
+def _read_page(document: pdfium.PdfDocument, number: int) -> tuple[str, str]:
+    page = document[number]
+    try:
         text_page = page.get_textpage()
         try:
             text = _page_chars(text_page)
-            plain.append(plain_text(text))
-            layout.append(layout_text(words(text_page, text)))
+            return plain_text(text), layout_text(words(text_page, text))
         finally:
             text_page.close()
-            page.close()
-    return plain, layout
+    finally:
+        page.close()
 
 
 def _page_chars(text_page: pdfium.PdfTextPage) -> str:

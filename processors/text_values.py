@@ -1,7 +1,8 @@
 """Reading values out of a PDF's text layer: amounts, dates, IBANs, labelled fields.
 
 Shared by the plain-PDF invoice reader and the bank statement reader. Everything here
-is a pure function over strings; the PDF side is `page_texts`.
+is a pure function over strings, except `page_texts`: pypdf's extraction, for the PDFs
+PDFium cannot open (`processors/text_layer.py` reads all others).
 
 Number formats: German `1.234,56`, English `1,234.56`, Swiss `1'234.56`. The decimal
 separator is the last `.` or `,` when exactly one or two digits follow it; otherwise
@@ -33,8 +34,8 @@ many times (every label is looked for on every line)."""
 
 
 def page_texts(reader: PdfReader, max_pages: int, layout: bool) -> list[str]:
-    """Text of each page, best effort. `layout` keeps columns on one line (pypdf's
-    layout mode), which table rows need; the plain mode keeps label/value runs."""
+    """Text of each page through pypdf, best effort. `layout` keeps columns on one line
+    (pypdf's layout mode), which table rows need; the plain mode keeps label/value runs."""
     texts: list[str] = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -4,10 +4,12 @@ the invoice and statement readers rely on (`text_values.cells`, `column_amounts`
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import pypdfium2 as pdfium  # type: ignore[import-untyped]
 from fpdf import FPDF
 
+from processors.pdf_text import read_pdf_text
 from processors.text_layer import read_pages
 from processors.text_values import cells, column_amounts, lines_of
 
@@ -85,3 +87,11 @@ def test_a_page_without_text_reads_empty() -> None:
     pdf.rect(20, 20, 50, 50)
     plain, layout = _texts(bytes(pdf.output()))
     assert (plain, layout) == ([""], [""])
+
+
+def test_a_pdf_pdfium_cannot_open_is_read_through_pypdf(corpus: Path) -> None:
+    """User password set, owner password empty: pypdf opens it as owner, PDFium not."""
+    data = (corpus / "pypdf-enc" / "r5-user-password.pdf").read_bytes()
+    text = read_pdf_text(data, "tesseract", 5)
+    assert text.method == "text"
+    assert "password: asdfzxcv" in text.plain[0]
