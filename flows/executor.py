@@ -17,6 +17,7 @@ caller counts it and gives up only when it happens again.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import multiprocessing
 import os
@@ -114,7 +115,10 @@ class _Slot:
         self.process, self.conn = process, mine  # from now on it serves (and has a pid)
         return mine
 
-    def ask(self, call: Callable[..., Any], args: tuple[Any, ...], timeout: float) -> Any:
+    def ask(self, call: Callable[..., Any], args: tuple[Any, ...], limits: ReaderLimits) -> Any:
+        """Send one request and wait for its answer, at most the time limit and a grace
+        period; `limits` are the executor's as of this request."""
+        timeout = limits.time_limit + HARD_LIMIT_GRACE_SECONDS
         conn = self.ensure_started()
         # OSError: the process stopped receiving (it died, or the request did not fit);
         # what it said before, or its exit code, tells which.
@@ -122,18 +126,18 @@ class _Slot:
             conn.send((call, args))
         if not conn.poll(timeout):
             self.stop()
-            raise OverLimit(time_message(self.limits))
+            raise OverLimit(time_message(limits))
         try:
             answer, retiring = conn.recv()
         except (EOFError, OSError):
             code = self._reap()
             if code == -signal.SIGXCPU:
-                raise OverLimit(cpu_message(self.limits)) from None
+                raise OverLimit(cpu_message(limits)) from None
             raise WorkerLost(f"the reading process died (exit code {code})") from None
         if retiring:
             self.stop()
         if answer == TOO_BIG_TO_RECEIVE:
-            raise OverLimit(memory_message(self.limits))
+            raise OverLimit(memory_message(limits))
         return answer
 
     def _reap(self) -> int | None:
@@ -170,7 +174,6 @@ class DocumentExecutor:
         self.limits = limits or ReaderLimits(
             time_limit=time_limit, cpu_seconds=time_limit + HARD_LIMIT_GRACE_SECONDS
         )
-        self.time_limit = self.limits.time_limit
         self._queue: FairQueue[_Request] = FairQueue()
         self._slots = [_Slot(self.limits, niceness) for _ in range(self.processes)]
         self._threads = [
@@ -228,16 +231,24 @@ class DocumentExecutor:
                 failure_code=FailureCode.PROCESSING_FAILED.value, failure_message=str(over)
             )
 
+    @property
+    def time_limit(self) -> float:
+        return self.limits.time_limit
+
+    @time_limit.setter
+    def time_limit(self, seconds: float) -> None:
+        """From the next request on (the kernel's CPU limit stays what it was)."""
+        self.limits = dataclasses.replace(self.limits, time_limit=seconds)
+
     def reader_pids(self) -> list[int]:
         return [pid for slot in self._slots if (pid := slot.pid()) is not None]
 
     def _serve(self, slot: _Slot) -> None:
-        timeout = self.limits.time_limit + HARD_LIMIT_GRACE_SECONDS
         while (request := self._queue.get()) is not None:
             if not request.future.set_running_or_notify_cancel():
                 continue
             try:
-                request.future.set_result(slot.ask(request.call, request.args, timeout))
+                request.future.set_result(slot.ask(request.call, request.args, self.limits))
             except BaseException as exc:
                 request.future.set_exception(exc)
         slot.stop()
