@@ -30,6 +30,7 @@ from processors.pdf_limits import (
     MALFORMED_PDF_ERRORS,
     OverLimit,
     apply_pdf_limits,
+    check_cross_references,
     check_decoded_size,
     check_pages,
 )
@@ -66,6 +67,7 @@ def open_pdf(data: bytes) -> PdfReader:
     with _contained_warnings():
         reader = _parse(data)
         _unlock_without_password(reader)
+        check_cross_references(reader, data)
         check_pages(reader)
         if _page_count(reader) == 0:
             raise ProcessingError(FailureCode.UNREADABLE_DOCUMENT, "The PDF has no pages.")
@@ -120,6 +122,8 @@ def _parse(data: bytes) -> PdfReader:
     except LimitReachedError as error:
         raise OverLimit(f"its structure is too large ({error})") from error
     except _MALFORMED_PDF_ERRORS as error:
+        if isinstance(error.__cause__, LimitReachedError):  # pypdf wraps it for trailers
+            raise OverLimit(f"its structure is too large ({error.__cause__})") from error
         logger.info("PDF not parseable: %s: %s", type(error).__name__, error)
         raise ProcessingError(FailureCode.UNREADABLE_DOCUMENT, _NOT_OPENABLE) from error
 

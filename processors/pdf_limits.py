@@ -7,6 +7,7 @@ the same streams; PDFium has no output limits of its own (docs/processors.md, "L
 
 - pypdf's `Configuration` caps every decoder's output at `MAX_STREAM_BYTES`, the page
   tree at `MAX_PAGES` pages and 100 levels, and runs no external decoder (jbig2dec);
+- `check_cross_references` decodes the cross-reference streams PDFium reads on opening;
 - `check_pages` refuses more than `MAX_PAGES` pages, from the root's /Count before the
   tree is walked;
 - `check_decoded_size` decodes every stream reachable from the first `CHECKED_PAGES`
@@ -23,6 +24,7 @@ be read within the limits, and sending the same bytes again cannot help.
 
 from __future__ import annotations
 
+import re
 import struct
 import zlib
 from collections.abc import Iterator
@@ -38,6 +40,7 @@ from pypdf.generic import (
     NullObject,
     PdfObject,
     StreamObject,
+    read_object,
 )
 
 from processors.base import FailureCode, ProcessingError
@@ -109,6 +112,10 @@ MALFORMED_PDF_ERRORS: tuple[type[BaseException], ...] = (
 _UNDECODABLE: tuple[type[BaseException], ...] = (*MALFORMED_PDF_ERRORS, NotImplementedError)
 
 _FLATE = ("/FlateDecode", "/Fl")
+_STARTXREF = re.compile(rb"startxref\s+(\d+)")
+_OBJECT_HEADER = re.compile(rb"\s*\d+\s+\d+\s+obj\b")
+_TAIL = 4096
+_MAX_SECTIONS = 64
 _SLICE = 1 * MiB
 
 # Keys that lead away from the page being read: to its parent, to other pages (links,
@@ -174,6 +181,35 @@ def check_decoded_size(reader: PdfReader) -> None:
                 raise OverLimit(
                     f"page {number + 1} decodes to too much data", page_total, MAX_PAGE_BYTES
                 )
+
+
+def check_cross_references(reader: PdfReader, data: bytes) -> None:
+    """Decode the cross-reference streams the file's last `startxref` leads to (and their
+    /Prev chain), within the stream limit: PDFium decodes them when it opens the file,
+    also when pypdf rebuilt the table from the objects instead."""
+    found = list(_STARTXREF.finditer(data, max(0, len(data) - _TAIL)))
+    offset = int(found[-1].group(1)) if found else -1
+    seen: set[int] = set()
+    while 0 <= offset < len(data) and offset not in seen and len(seen) < _MAX_SECTIONS:
+        seen.add(offset)
+        section = _cross_reference_stream(reader, data, offset)
+        if section is None:
+            return
+        _decoded_size(section)
+        previous = section.get("/Prev")
+        offset = previous if isinstance(previous, int) else -1
+
+
+def _cross_reference_stream(reader: PdfReader, data: bytes, offset: int) -> StreamObject | None:
+    header = _OBJECT_HEADER.match(data, offset)
+    if header is None:
+        return None  # a classic table: nothing to decode
+    try:
+        reader.stream.seek(header.end())
+        section = read_object(reader.stream, reader)
+    except MALFORMED_PDF_ERRORS:
+        return None
+    return section if isinstance(section, StreamObject) else None
 
 
 def decoded_data(stream: StreamObject, what: str, max_bytes: int = MAX_STREAM_BYTES) -> bytes:

@@ -77,6 +77,8 @@ def _open(pdf: bytes) -> PdfReader:
     except LimitReachedError as exc:
         raise OverLimit(f"its structure is too large ({exc})") from exc
     except (PdfReadError, ValueError, KeyError, OSError) as exc:
+        if isinstance(exc.__cause__, LimitReachedError):  # pypdf wraps it for trailers
+            raise OverLimit(f"its structure is too large ({exc.__cause__})") from exc
         raise UnreadablePdfError(f"the PDF cannot be read: {exc}") from exc
 
 

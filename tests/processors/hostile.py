@@ -344,6 +344,23 @@ def xref_loop() -> bytes:
 
 
 @cache
+def xref_stream_bomb() -> bytes:
+    """startxref names a cross-reference stream that inflates to 1 GiB; a classic
+    trailer before it lets a repairing reader open the file without it."""
+    head = pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>",
+        ]
+    )
+    head = head[: head.rindex(b"startxref")]
+    entries = b"/Type /XRef /Size 5 /W [1 4 2] /Root 1 0 R /Filter /FlateDecode"
+    section = b"4 0 obj\n%s\nendobj\n" % stream(deflate_zeros(GiB), entries)
+    return head + section + b"startxref\n%d\n%%%%EOF\n" % len(head)
+
+
+@cache
 def many_pages(count: int = 25_000) -> bytes:
     """`count` pages sharing one content stream, 100 to a Pages node."""
     per_node = 100

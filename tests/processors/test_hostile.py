@@ -65,6 +65,7 @@ CASES = [
     Case("cyclic page tree", "cyclic_page_tree", code=FailureCode.UNREADABLE_DOCUMENT.value),
     Case("self-referencing pages", "self_kid_page_tree", code="unreadable_document"),
     Case("xref /Prev loop", "xref_loop"),
+    Case("cross-reference stream bomb", "xref_stream_bomb", **OVER_LIMIT),
     Case("25,000 pages", "many_pages", **OVER_LIMIT),
     Case("5,000 deep page tree", "deep_page_tree", **OVER_LIMIT),
     Case("ZIP with 250,000 entries", "zip_many_entries", code="unsupported_file_type"),
