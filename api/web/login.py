@@ -117,10 +117,12 @@ def _sign_in(
 ) -> web_sessions.NewWebSession | None:
     """A new session when the password is right; the attempt, already counted as a
     failure, is then marked succeeded."""
-    with services.db.session() as session:
+    with services.db.read_session() as session:
         user = users.authenticate(session, email, password)
-        if user is None:
-            return None
+    if user is None:
+        return None
+    with services.db.session() as session:
+        users.record_login(session, user.id, password)
         users.mark_succeeded(session, attempt_id)
         web_sessions.delete_expired(session, user.id, utcnow())
         lifetime = timedelta(hours=services.settings.web_session_hours)

@@ -56,18 +56,24 @@ def find_by_email(session: Session, email: str) -> User | None:
 
 
 def authenticate(session: Session, email: str, password: str) -> User | None:
-    """The user when the password matches; rehashes when the parameters have changed."""
+    """The user when the password matches. Only reads: argon2 runs without holding a
+    write transaction (on SQLite that would be the whole database's write lock)."""
     user = find_by_email(session, email)
     if user is None:
         _verify(_DUMMY_HASH, password)
         return None
-    if not _verify(user.password_hash, password):
-        return None
+    return user if _verify(user.password_hash, password) else None
+
+
+def record_login(session: Session, user_id: uuid.UUID, password: str) -> None:
+    """After a successful sign-in: the time, and a new hash when the parameters changed."""
+    user = session.get(User, user_id)
+    if user is None:
+        return
     if _hasher.check_needs_rehash(user.password_hash):
         user.password_hash = hash_password(password)
     user.last_login_at = utcnow()
     session.flush()
-    return user
 
 
 def _verify(password_hash: str, password: str) -> bool:

@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 
 from storage.db import Database
 from storage.models import LoginAttempt, WebSession, utcnow
-from storage.repositories import web_sessions
+from storage.repositories import users, web_sessions
 from tests.web.support import Account, csrf_in, log_in, session_csrf
 
 
@@ -140,3 +140,16 @@ def test_failures_outside_the_window_neither_count_nor_stay(
     with database.read_session() as session:
         left = session.scalar(select(func.count()).select_from(LoginAttempt))
     assert left == 1  # this login's own row
+
+
+def test_a_login_is_recorded_on_the_user_and_a_wrong_password_is_not(
+    client: TestClient, account: Account, database: Database
+) -> None:
+    assert log_in(client, account.email, password="wrong").status_code == 401
+    with database.read_session() as session:
+        user = users.find_by_email(session, account.email)
+        assert user is not None and user.last_login_at is None
+    assert log_in(client, account.email).status_code == 303
+    with database.read_session() as session:
+        user = users.find_by_email(session, account.email)
+        assert user is not None and user.last_login_at is not None
