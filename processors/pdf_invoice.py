@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -227,7 +228,7 @@ def classify(text: str) -> Classification:
         "vat": bool(_VAT_LABEL.search(text)),
         "vat_id": bool(_VAT_ID.search(text)),
         "iban": bool(find_ibans(text)),
-        "amounts": sum(len(find_amounts(line)) for line in lines) >= 3,
+        "amounts": _at_least(3, (a for line in lines for a in find_amounts(line))),
     }
     signals = [name for name, _ in _SIGNALS if present[name]]
     score = sum(weight for name, weight in _SIGNALS if present[name])
@@ -235,6 +236,11 @@ def classify(text: str) -> Classification:
         signals.append("other_document_vocabulary")
         score -= 40
     return Classification(max(score, 0), tuple(signals))
+
+
+def _at_least(count: int, items: Iterator[object]) -> bool:
+    """Whether `items` yields `count` items, looking no further."""
+    return next(itertools.islice(items, count - 1, None), None) is not None
 
 
 # --- extraction ------------------------------------------------------------------------
