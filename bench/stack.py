@@ -87,7 +87,9 @@ class Stack:
             self.api = self._spawn(
                 [sys.executable, "-m", "api.cli", "serve", "--port", str(api_port)], "api.log"
             )
-            _wait_http(self.api_url + "/healthz", 60, self.api)
+            # Long: on a busy machine uvicorn replaces API processes that take over 5 s to
+            # start (timeout_worker_healthcheck), again and again.
+            _wait_http(self.api_url + "/healthz", 300, self.api)
             _wait_http(self.prefect_url + "/health", 120, self.prefect)
             self._start_pipeline()
         except BaseException:
