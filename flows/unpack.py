@@ -158,9 +158,10 @@ def _fail_batch(env: WorkerEnv, batch_id: uuid.UUID, code: str, message: str) ->
 
 
 def _report(env: WorkerEnv, batch: BatchInfo) -> UnpackReport | None:
-    """Unpack in a reading process; None once the batch has failed for good."""
-    limits = _limits(env)
-    for tries in range(1, MISSING_TRIES + 1):
+    """Unpack in a reading process; None once the batch has failed for good (its unpack
+    killed MAX_CRASHES processes, or its archive is gone)."""
+    limits, missing = _limits(env), 0
+    while True:
         try:
             report: UnpackReport = env.executor.submit(
                 str(batch.company_id),
@@ -176,11 +177,15 @@ def _report(env: WorkerEnv, batch: BatchInfo) -> UnpackReport | None:
             continue
         if not report.missing:
             return report
-        log.error("batch %s: its archive %s is missing (try %d)", batch.id, batch.object_key, tries)
+        missing += 1
+        log.error(
+            "batch %s: its archive %s is missing (try %d)", batch.id, batch.object_key, missing
+        )
+        if missing >= MISSING_TRIES:
+            message = "The archive's stored bytes are missing; send the archive again."
+            _fail_batch(env, batch.id, FailureCode.PROCESSING_FAILED.value, message)
+            return None
         time.sleep(MISSING_PAUSE_SECONDS)
-    message = "The archive's stored bytes are missing; send the archive again."
-    _fail_batch(env, batch.id, FailureCode.PROCESSING_FAILED.value, message)
-    return None
 
 
 def _charge_crash(env: WorkerEnv, batch: BatchInfo, stopped: ReaderStopped) -> bool:

@@ -133,3 +133,24 @@ def test_batches_take_turns_across_companies(
             claimed.append(str(batch.id))
             session.commit()
     assert claimed == [bulk[0], single, bulk[1]]
+
+
+def test_a_vanished_archive_fails_its_batch_after_a_few_tries(
+    api: TestClient, company: Tenant, env: WorkerEnv
+) -> None:
+    batch_id = post_batch(api, company.headers, make_zip({"a.pdf": blank_pdf("a")})).json()["id"]
+    with env.db.read_session() as session:
+        batch = session.get(Batch, uuid.UUID(batch_id))
+        assert batch is not None
+        info = BatchInfo.of(batch)
+    env.store.delete(info.object_key)
+
+    assert unpack(env, info) == 0
+
+    with env.db.read_session() as session:
+        failed = session.get(Batch, uuid.UUID(batch_id))
+        assert failed is not None
+        assert failed.error_code == "processing_failed"
+        assert "stored bytes are missing" in (failed.error_message or "")
+    body = api.get(f"/v1/uploads/batches/{batch_id}", headers=company.headers).json()
+    assert body["status"] == "failed"
