@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Annotated
 
 from fastapi import Depends, Request
+from fastapi.security import HTTPBearer
 from sqlalchemy.orm import Session
 
 from api.ratelimit import RateLimiter
@@ -81,6 +82,14 @@ def get_read_session(services: ServicesDep) -> Iterator[Session]:
 
 
 ReadSessionDep = Annotated[Session, Depends(get_read_session)]
+
+
+# States the API key in the OpenAPI document; current_company_id reads and checks it.
+api_key_scheme = HTTPBearer(
+    scheme_name="apiKey",
+    description="The company's API key: `Authorization: Bearer dik_...`.",
+    auto_error=False,
+)
 
 
 def _bearer_token(request: Request) -> str:

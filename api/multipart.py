@@ -35,6 +35,7 @@ class FormStream:
     def __init__(self, boundary: bytes) -> None:
         self.fields: dict[str, bytes] = {}
         self.overlong: set[str] = set()
+        self.repeated: set[str] = set()
         self.file_name: str | None = None
         self.file_parts = 0
         self.pending = bytearray()
@@ -75,6 +76,8 @@ class FormStream:
     def field(self, name: str) -> str | None:
         if name in self.overlong:
             raise ValidationFailed(f"form field {name} is too long")
+        if name in self.repeated:
+            raise ValidationFailed(f"send form field {name} once")
         raw = self.fields.get(name)
         return None if raw is None else _decode(raw, f"form field {name}")
 
@@ -122,6 +125,8 @@ class FormStream:
             return
         if self._part.overflow:
             self.overlong.add(self._part.name)
+        if self._part.name in self.fields:
+            self.repeated.add(self._part.name)
         self.fields[self._part.name] = bytes(self._part.value)
 
     def _on_end(self) -> None:

@@ -11,6 +11,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -167,3 +168,12 @@ def claim_batch(session: Session, request: IntakeRequest) -> Claim[Batch]:
                 raise
     _check_same_request(existing, request)
     return Claim(record=existing, replayed=True, uses_new_object=False)
+
+
+def object_in_use(session: Session, object_key: str) -> bool:
+    """Whether a committed upload or batch points at the object (asked after an error
+    around a commit; the column has no index, and this is not on the usual path)."""
+    return any(
+        session.scalar(select(model.id).where(model.object_key == object_key).limit(1)) is not None
+        for model in (Upload, Batch)
+    )

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import logging
 import uuid
-from typing import Annotated, Any
+from typing import Annotated
 
-from fastapi import APIRouter, Path, Request, Response
+import anyio
+from fastapi import APIRouter, Path, Request, Response, Security
 from starlette.concurrency import run_in_threadpool
 
-from api.deps import CompanyIdDep, ReadSessionDep, Services, ServicesDep
+from api.deps import CompanyIdDep, ReadSessionDep, Services, ServicesDep, api_key_scheme
 from api.errors import problem_responses
 from api.intake import ReceivedForm, receive_file
+from api.v1.forms import BATCH_FORM, UPLOAD_FORM, created_links
 from api.v1.presenters import present_batch, upload_out
 from api.v1.schemas import BatchOut, UploadOut
 from processors.archive import (
@@ -21,36 +24,16 @@ from processors.archive import (
 )
 from processors.base import DocumentType
 from storage import errors
-from storage.idempotency import Claim, IntakeRequest, claim_batch, claim_upload
+from storage.idempotency import Claim, IntakeRequest, claim_batch, claim_upload, object_in_use
 from storage.models import Batch, Upload
 from storage.repositories import batches as batch_repo
 from storage.repositories.upload_views import upload_view, view_of
 from storage.states import ACTIVE_STATUSES, BatchStatus, UploadStatus
 
-router = APIRouter(prefix="/v1", tags=["uploads"])
+router = APIRouter(prefix="/v1", tags=["uploads"], dependencies=[Security(api_key_scheme)])
 
-FORM_SCHEMA: dict[str, Any] = {
-    "requestBody": {
-        "required": True,
-        "content": {
-            "multipart/form-data": {
-                "schema": {
-                    "type": "object",
-                    "required": ["file"],
-                    "properties": {
-                        "file": {"type": "string", "format": "binary"},
-                        "documentType": {
-                            "type": "string",
-                            "enum": [t.value for t in DocumentType],
-                            "default": "auto",
-                        },
-                        "externalId": {"type": "string", "maxLength": 255},
-                    },
-                }
-            }
-        },
-    }
-}
+log = logging.getLogger(__name__)
+
 UploadId = Annotated[str, Path(description="Upload ID (uuid)")]
 BatchId = Annotated[str, Path(description="Batch ID (uuid)")]
 
@@ -84,16 +67,17 @@ def _intake_request(
     received: ReceivedForm, services: Services, company_id: uuid.UUID
 ) -> IntakeRequest:
     form = received.form
-    raw_type = form.field("documentType") or DocumentType.AUTO.value
+    raw_type = form.field("documentType")
     try:
-        document_type = DocumentType(raw_type.strip())
+        document_type = DocumentType.AUTO if raw_type is None else DocumentType(raw_type)
     except ValueError:
         allowed = ", ".join(t.value for t in DocumentType)
         raise errors.ValidationFailed(f"documentType must be one of: {allowed}") from None
     external_id = form.field("externalId")
     if external_id is not None:
-        if len(external_id) > services.settings.max_external_id_length:
-            raise errors.ValidationFailed("externalId is longer than 255 characters")
+        limit = services.settings.max_external_id_length
+        if len(external_id) > limit:
+            raise errors.ValidationFailed(f"externalId is longer than {limit} characters")
         if external_id == "" or "\0" in external_id:
             raise errors.ValidationFailed("externalId must be a non-empty string without NUL")
     return IntakeRequest(
@@ -136,6 +120,25 @@ async def _receive(
         raise
 
 
+def _in_use_or_unknown(services: Services, key: str) -> bool:
+    try:
+        with services.db.read_session() as session:
+            return object_in_use(session, key)
+    except Exception:
+        log.warning("kept %s: the database could not say whether a row points at it", key)
+        return True
+
+
+async def _drop_unless_committed(services: Services, key: str) -> None:
+    """After an error around the commit, delete the stored file only when the database
+    says that no row points at it. The commit may have happened before the error: a
+    database that cannot be asked keeps the object (an orphan object is harmless, a row
+    pointing at nothing is not)."""
+    with anyio.CancelScope(shield=True):
+        if not await run_in_threadpool(_in_use_or_unknown, services, key):
+            await run_in_threadpool(services.store.delete, key)
+
+
 def _claim_and_present_upload(
     services: Services, intake: IntakeRequest
 ) -> tuple[UploadOut, Claim[Upload]]:
@@ -151,8 +154,12 @@ def _claim_and_present_upload(
     "/uploads",
     status_code=202,
     response_model=UploadOut,
-    openapi_extra=FORM_SCHEMA,
-    responses=problem_responses(401, 409, 413, 422, 429, 500, 503),
+    operation_id="createUpload",
+    openapi_extra=UPLOAD_FORM,
+    responses={
+        **created_links("getUpload", "upload_id"),
+        **problem_responses(401, 409, 413, 422, 429, 500, 503),
+    },
     summary="Upload one document",
 )
 async def create_upload(
@@ -164,7 +171,7 @@ async def create_upload(
         body, claim = await run_in_threadpool(_claim_and_present_upload, services, intake)
     except BaseException:
         if intake.file.object_key:
-            await run_in_threadpool(services.store.delete, key)
+            await _drop_unless_committed(services, key)
         raise
     if intake.file.object_key and not claim.uses_new_object:
         await run_in_threadpool(services.store.delete, key)
@@ -198,8 +205,12 @@ def _claim_and_present_batch(
     "/uploads/batches",
     status_code=202,
     response_model=BatchOut,
-    openapi_extra=FORM_SCHEMA,
-    responses=problem_responses(401, 409, 413, 422, 429, 500, 503),
+    operation_id="createBatch",
+    openapi_extra=BATCH_FORM,
+    responses={
+        **created_links("getBatch", "batch_id"),
+        **problem_responses(401, 409, 413, 422, 429, 500, 503),
+    },
     summary="Upload a ZIP archive of documents",
 )
 async def create_batch(
@@ -210,10 +221,14 @@ async def create_batch(
     intake = await _receive(request, services, company_id, key, services.settings.max_request_bytes)
     try:
         await run_in_threadpool(_check_archive, services, key)
+    except BaseException:
+        with anyio.CancelScope(shield=True):
+            await run_in_threadpool(services.store.delete, key)
+        raise
+    try:
         body, claim = await run_in_threadpool(_claim_and_present_batch, services, intake)
     except BaseException:
-        if intake.file.object_key:
-            await run_in_threadpool(services.store.delete, key)
+        await _drop_unless_committed(services, key)
         raise
     if not claim.uses_new_object:
         await run_in_threadpool(services.store.delete, key)
@@ -224,6 +239,7 @@ async def create_batch(
 @router.get(
     "/uploads/{upload_id}",
     response_model=UploadOut,
+    operation_id="getUpload",
     responses=problem_responses(401, 404, 429, 500, 503),
     summary="Get one upload",
 )
@@ -248,6 +264,7 @@ def _retry_after(services: Services) -> dict[str, str]:
 @router.get(
     "/uploads/batches/{batch_id}",
     response_model=BatchOut,
+    operation_id="getBatch",
     responses=problem_responses(401, 404, 429, 500, 503),
     summary="Get one upload batch with its uploads",
 )

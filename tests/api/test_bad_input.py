@@ -85,6 +85,29 @@ def test_unknown_document_type_is_a_validation_error(
     assert store.list_keys() == []
 
 
+@pytest.mark.parametrize("value", ["", " auto", "AUTO"])
+def test_document_type_is_exactly_one_of_the_values(
+    client: TestClient, tenant: Tenant, value: str
+) -> None:
+    response = post_upload(client, tenant.headers, pdf_bytes(), documentType=value)
+    assert_problem(response, 422, "validation_error")
+
+
+@pytest.mark.parametrize("field", ["externalId", "documentType"])
+def test_a_repeated_field_is_a_validation_error(
+    client: TestClient, tenant: Tenant, store: ObjectStore, field: str
+) -> None:
+    response = client.post(
+        "/v1/uploads",
+        headers=tenant.headers,
+        files=[("file", ("a.pdf", pdf_bytes())), (field, (None, "auto")), (field, (None, "auto"))],
+    )
+
+    body = assert_problem(response, 422, "validation_error")
+    assert f"send form field {field} once" in body["detail"]
+    assert store.list_keys() == []
+
+
 def test_external_id_of_255_characters_is_fine_and_256_is_not(
     client: TestClient, tenant: Tenant
 ) -> None:
