@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import io
+import struct
 import zipfile
 from typing import Any
 
@@ -46,6 +47,18 @@ def make_zip(entries: dict[str, bytes], compression: int = zipfile.ZIP_DEFLATED)
             info.compress_type = compression
             archive.writestr(info, b"" if name.endswith("/") else data)
     return buffer.getvalue()
+
+
+def lying_sizes(archive: bytes, declared: int) -> bytes:
+    """The archive with every entry's uncompressed size in both headers set to
+    `declared` (a zip bomb's understatement)."""
+    data = bytearray(archive)
+    for signature, offset in ((b"PK\x03\x04", 22), (b"PK\x01\x02", 24)):
+        start = 0
+        while (start := data.find(signature, start)) != -1:
+            struct.pack_into("<I", data, start + offset, declared)
+            start += 4
+    return bytes(data)
 
 
 def assert_problem(response: Response, status: int, code: str) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from flows.pipeline import process_batch
 from flows.work import WorkerEnv
 from storage.repositories import work as work_repo
-from tests.api.helpers import make_zip, post_batch
+from tests.api.helpers import lying_sizes, make_zip, post_batch
 from tests.conftest import Tenant
 from tests.flows.samples import blank_pdf
 
@@ -35,23 +35,12 @@ def _after(api: TestClient, company: Tenant, batch: dict) -> dict:  # type: igno
     return dict(api.get(f"/v1/uploads/batches/{batch['id']}", headers=company.headers).json())
 
 
-def _lying_sizes(archive: bytes, declared: int) -> bytes:
-    """Rewrite every entry's declared uncompressed size in both headers."""
-    data = bytearray(archive)
-    for signature, offset in ((b"PK\x03\x04", 22), (b"PK\x01\x02", 24)):
-        start = 0
-        while (start := data.find(signature, start)) != -1:
-            struct.pack_into("<I", data, start + offset, declared)
-            start += 4
-    return bytes(data)
-
-
 def test_headers_that_understate_sizes_do_not_inflate_more(
     api: TestClient, company: Tenant, env: WorkerEnv
 ) -> None:
     # Each entry really inflates to 3 MiB, the headers say 10 bytes: 30 bytes declared in all.
     honest = make_zip({f"{i}.pdf": b"%PDF-" + b"\0" * (3 * 1024 * 1024) for i in range(3)})
-    batch = _batch(api, company, _lying_sizes(honest, 10))
+    batch = _batch(api, company, lying_sizes(honest, 10))
 
     _run(env)
 

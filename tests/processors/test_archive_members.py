@@ -26,7 +26,7 @@ from processors.archive import (
     open_archive,
     read_member,
 )
-from tests.api.helpers import make_zip
+from tests.api.helpers import lying_sizes, make_zip
 
 MIB = 1024 * 1024
 LIMITS = ArchiveLimits(max_files=100, max_total_bytes=20 * MIB, max_file_bytes=8 * MIB)
@@ -105,18 +105,8 @@ def test_members_of_other_methods_fail_alone_without_being_inflated(method: int,
     assert entry.size == 0
 
 
-def _lying_sizes(archive: bytes, declared: int) -> bytes:
-    data = bytearray(archive)
-    for signature, offset in ((b"PK\x03\x04", 22), (b"PK\x01\x02", 24)):
-        start = 0
-        while (start := data.find(signature, start)) != -1:
-            struct.pack_into("<I", data, start + offset, declared)
-            start += 4
-    return bytes(data)
-
-
 def test_understated_sizes_fail_the_member_not_the_archive() -> None:
-    archive = _lying_sizes(make_zip({f"{i}.pdf": b"%PDF" + b"\0" * MIB for i in range(2)}), 10)
+    archive = lying_sizes(make_zip({f"{i}.pdf": b"%PDF" + b"\0" * MIB for i in range(2)}), 10)
     entries = _unpack(archive)
     assert [entry.unreadable is not None for entry in entries] == [True, True]
     assert all(entry.size <= 10 for entry in entries)
