@@ -134,6 +134,9 @@ def cmd_user_create(args: argparse.Namespace) -> int:
     return 0
 
 
+API_PROCESS_HEALTHCHECK_SECONDS = 60
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -144,6 +147,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         port=args.port,
         workers=args.workers,
         log_level="info",
+        # uvicorn replaces an API process that has not answered its supervisor within
+        # 5 s by default: on a machine at load 16 that replaced 54 processes in a row
+        # and the API never came up (docs/soak.md).
+        timeout_worker_healthcheck=API_PROCESS_HEALTHCHECK_SECONDS,
     )
     return 0
 

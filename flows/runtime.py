@@ -30,7 +30,7 @@ def build_env(settings: Settings, processes: int | None = None) -> WorkerEnv:
     return WorkerEnv(
         settings=settings,
         db=Database(make_engine(settings.effective_database_url)),
-        store=build_object_store(settings),
+        store=build_object_store(settings, create_bucket=False),
         executor=executor,
         owner=f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}",
         lease=timedelta(seconds=settings.lease_seconds),

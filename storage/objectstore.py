@@ -403,10 +403,13 @@ class S3Store:
             raise ServiceUnavailable(f"object store does not answer: {exc}") from exc
 
 
-def build_object_store(settings: Settings) -> ObjectStore:
+def build_object_store(settings: Settings, create_bucket: bool = True) -> ObjectStore:
+    """The configured store. Workers pass `create_bucket=False`: the API makes the
+    bucket, and a worker that starts while S3 is away must wait, not fail."""
     if settings.s3_endpoint:
         store = S3Store.from_settings(settings)
-        store.ensure_bucket()
+        if create_bucket:
+            store.ensure_bucket()
         return store
     return LocalDirStore(settings.object_store_dir)
 
