@@ -138,6 +138,7 @@ class Worker:
         """Run the loops until stopped, or until idle for `idle_seconds` / past
         `max_seconds` (the `serve-queue` flow's bounds; `docintake worker` has none)."""
         self.env.executor.warm_up()
+        self.last_busy = time.monotonic()  # idle time counts from when the loops can claim
         loops = {
             "singles": self.singles_step,
             **{f"batches-{n + 1}": self.batch_step for n in range(BATCHES_AT_ONCE)},

@@ -174,8 +174,9 @@ def _kill_the_busy_reader(executor: DocumentExecutor) -> None:
 def test_a_document_that_kills_its_reader_twice_fails_alone(
     api: TestClient, company: Tenant, env: WorkerEnv
 ) -> None:
-    env.settings.max_file_bytes = 16 * 1024 * 1024  # the API shares these settings
-    culprit = post_upload(api, company.headers, _pathological_invoice(2_000)).json()["id"]
+    env.settings.max_file_bytes = 64 * 1024 * 1024  # the API shares these settings
+    # Seconds of reading: the reading process is still at it when it is found busy.
+    culprit = post_upload(api, company.headers, _pathological_invoice(8_000)).json()["id"]
     for expected, crashes in (("queued", 1), ("failed", 2)):
         [job] = claim(env, 1)
         reading = threading.Thread(target=run_job, args=(env, job))
