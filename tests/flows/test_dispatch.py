@@ -15,7 +15,12 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 from prefect.client.orchestration import get_client
-from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterName
+from prefect.client.schemas.filters import (
+    FlowRunFilter,
+    FlowRunFilterName,
+    FlowRunFilterState,
+    FlowRunFilterStateType,
+)
 from prefect.client.schemas.objects import FlowRun, StateType
 from prefect.states import Running
 from sqlalchemy import Engine, select
@@ -49,6 +54,7 @@ def pool_worker(
     pool = ["work-pool", "create", "docintake", "--type", "process", "--overwrite"]
     for command in (pool, ["deploy", "--all"]):
         subprocess.run(prefect + command, env=variables, cwd=ROOT, check=True, capture_output=True)
+    _forget_open_runs()
     log = (tmp_path / "prefect-worker.log").open("wb")
     worker = subprocess.Popen(
         [PREFECT, "worker", "start", "--pool", "docintake", "--type", "process"],
@@ -64,6 +70,22 @@ def pool_worker(
         kill_tree(worker.pid)
         worker.wait()
         log.close()
+        _forget_open_runs()
+
+
+def _forget_open_runs() -> None:
+    """Delete the runs an earlier test left scheduled or running on the shared Prefect
+    server: they carry that test's environment (its database), and a new worker of the
+    pool would pick them up first."""
+    open_states = FlowRunFilterStateType(
+        any_=[StateType.SCHEDULED, StateType.PENDING, StateType.RUNNING, StateType.CANCELLING]
+    )
+    with get_client(sync_client=True) as client:
+        runs = client.read_flow_runs(
+            flow_run_filter=FlowRunFilter(state=FlowRunFilterState(type=open_states))
+        )
+        for run in runs:
+            client.delete_flow_run(run.id)
 
 
 def _statuses(env: WorkerEnv) -> list[str]:
