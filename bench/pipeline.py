@@ -94,7 +94,7 @@ def _floor_seconds(files: list[tuple[str, bytes]]) -> tuple[float, float]:
     return passes[0], passes[1]
 
 
-def _zip(files: list[tuple[str, bytes]]) -> bytes:
+def zip_files(files: list[tuple[str, bytes]]) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data in files:
@@ -178,7 +178,7 @@ def bench_batch(
     meets readers that have only warmed up (against the cold floor), the others meet
     readers that have read such files before (against the warm floor)."""
     cold, warm = _floor_seconds(files)
-    archive = _zip(files)
+    archive = zip_files(files)
     runs = [_one_batch(stack, database_url, archive, cold)]
     runs += [_one_batch(stack, database_url, archive, warm) for _ in range(repeats - 1)]
     later = statistics.median(run["seconds_post_to_terminal"] for run in runs[1:])
@@ -302,12 +302,16 @@ def bench_polling(stack: Stack, files: list[tuple[str, bytes]]) -> dict[str, Any
     key = stack.company_key("polling-bench")
     headers = {"Authorization": f"Bearer {key}"}
     with httpx.Client(base_url=stack.api_url, headers=headers, timeout=30) as client:
-        done = client.post("/v1/uploads/batches", files={"file": ("p.zip", _zip(files))}).json()
+        done = client.post(
+            "/v1/uploads/batches", files={"file": ("p.zip", zip_files(files))}
+        ).json()
         finished = _wait_batch(client, done["id"])
         upload_id = finished["uploads"][0]["id"]
         # Enough new work to keep the pipeline busy through the whole polling window.
         for round_ in range(BUSY_BATCHES):
-            busy = _zip([(f"{round_}-{name}", data + b"\n" * (round_ + 1)) for name, data in files])
+            busy = zip_files(
+                [(f"{round_}-{name}", data + b"\n" * (round_ + 1)) for name, data in files]
+            )
             running = client.post("/v1/uploads/batches", files={"file": ("q.zip", busy)}).json()
         time.sleep(1.0)
         single = _paced_gets(

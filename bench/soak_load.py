@@ -4,14 +4,12 @@ request is a line in a JSONL log of its client; the verdict is read from those l
 
 from __future__ import annotations
 
-import io
 import json
 import random
 import subprocess
 import threading
 import time
 import uuid
-import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +17,7 @@ from typing import Any
 
 import httpx2 as httpx
 
-from bench.pipeline import _corpus_files
+from bench.pipeline import _corpus_files, zip_files
 from tests.flows.samples import blank_pdf
 
 POLL_RATE = 200
@@ -164,7 +162,9 @@ class Load:
             # of the same content would show.
             variant = (number // len(self.keys)) % 3
             picked = self.random.sample(self.files, BATCH_FILES)
-            archive = _zip([(f"{number}-{name}", _varied(data, variant)) for name, data in picked])
+            archive = zip_files(
+                [(f"{number}-{name}", _varied(data, variant)) for name, data in picked]
+            )
             batch_id = uploader.post(key, "/v1/uploads/batches", f"b{number}.zip", archive, "batch")
             if batch_id:
                 self.accepted.batches.append(batch_id)
@@ -247,11 +247,3 @@ def _curl_block(url: str, key: str) -> str:
         f'url = "{url}"\nheader = "Authorization: Bearer {key}"\noutput = "/dev/null"\n'
         'max-time = 20\nwrite-out = "%{http_code}|%header{retry-after}|%{time_total}\\n"\n'
     )
-
-
-def _zip(files: list[tuple[str, bytes]]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in files:
-            archive.writestr(name, data)
-    return buffer.getvalue()
