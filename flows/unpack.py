@@ -20,7 +20,7 @@ import uuid
 from dataclasses import dataclass
 
 from flows.executor import ReaderStopped
-from flows.work import WorkerEnv
+from flows.work import MISSING_PAUSE_SECONDS, MISSING_TRIES, WorkerEnv
 from processors.archive import (
     ArchiveLimits,
     ArchiveRejected,
@@ -41,9 +41,6 @@ from storage.repositories import work as work_repo
 from storage.states import UnpackState, UploadStatus
 
 log = logging.getLogger(__name__)
-
-MISSING_TRIES = 3
-MISSING_PAUSE_SECONDS = 1.0
 
 
 @dataclass(frozen=True, slots=True)

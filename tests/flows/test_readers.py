@@ -39,11 +39,6 @@ def nap(seconds: float) -> str:
     return "rested"
 
 
-def peak_memory() -> int:
-    with open("/proc/self/status") as status:
-        return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
-
-
 @pytest.fixture(scope="module")
 def readers() -> Iterator[DocumentExecutor]:
     executor = DocumentExecutor(processes=2, limits=LIMITS)
