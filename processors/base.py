@@ -3,6 +3,7 @@
 A processor is pure. It gets the file's bytes and a frozen context, and returns a
 frozen `Outcome` or raises `ProcessingError` carrying one of the spec's failure codes.
 Anything else it raises is a bug and ends as `processing_failed` upstream.
+Every exception the processors define, in one tree: `processors/errors.py`.
 """
 
 from __future__ import annotations
