@@ -73,11 +73,23 @@ _FACTURX_PROFILES = MappingProxyType(
         "extended": Profile.FACTURX_EXTENDED,
     }
 )
-_ZUGFERD1_ID = re.compile(r"^urn:ferd:CrossIndustryDocument:invoice:1p0:(basic|comfort|extended)$")
+# ZUGFeRD 1.0 guideline ids (docs/einvoice.md, "ZUGFeRD 1.0 identifiers"): the final
+# spelling of the published specification (25 June 2014), and two spellings of its drafts
+# that real files still carry: the release candidate's `urn:ferd:invoice:rc:<level>` and
+# `urn:ferd:invoice:1.0:<level>`. All three name the same 1.0 schema.
+_ZUGFERD1_ID = re.compile(
+    r"^urn:ferd:(?:CrossIndustryDocument:invoice:1p0:(basic|comfort|extended|e)"
+    r"|invoice:(?:rc|1\.0):(basic|comfort|extended))$",
+    re.IGNORECASE,
+)
+_ZUGFERD1_FINAL_PREFIX = "urn:ferd:CrossIndustryDocument:invoice:1p0:"
 _ZUGFERD1_PROFILES = MappingProxyType(
     {
         "basic": Profile.ZUGFERD1_BASIC,
         "comfort": Profile.ZUGFERD1_COMFORT,
+        # `...:1p0:E` is the level of the COMFORT examples of the first 1.0 documentation
+        # package ("Einfach"), corrected to `:comfort` in later packages.
+        "e": Profile.ZUGFERD1_COMFORT,
         "extended": Profile.ZUGFERD1_EXTENDED,
     }
 )
@@ -134,7 +146,9 @@ def profile_of(declared: Declared) -> tuple[Profile, str | None]:
     if declared.syntax is Syntax.ZUGFERD1:
         if zugferd1 is None:
             raise UnknownProfileError(f"unknown ZUGFeRD 1.0 profile identifier {spec!r}")
-        return _ZUGFERD1_PROFILES[zugferd1.group(1)], None
+        level = zugferd1.group(1) or zugferd1.group(2)
+        profile = _ZUGFERD1_PROFILES[level.lower()]
+        return profile, _zugferd1_draft_note(spec, profile)
     if zugferd1 is not None and declared.syntax is Syntax.CII:
         # ZUGFeRD 1.0 profiles predate EN 16931, so its business rules do not bind them.
         return Profile.CII_SCHEMA_ONLY, (
@@ -154,6 +168,16 @@ def profile_of(declared: Declared) -> tuple[Profile, str | None]:
             "validated against EN 16931 only"
         )
     raise UnknownProfileError(f"unknown specification identifier {spec!r}")
+
+
+def _zugferd1_draft_note(spec: str, profile: Profile) -> str | None:
+    final = _ZUGFERD1_FINAL_PREFIX + profile.removeprefix("ZUGFeRD 1.0 ").lower()
+    if spec == final:
+        return None
+    return (
+        f"ZUGFeRD 1.0 identifier {spec!r} is a draft or variant spelling of {final!r}: "
+        f"read as {profile} and checked against the ZUGFeRD 1.0 schema"
+    )
 
 
 _XRECHNUNG_VERSION = re.compile(r"xrechnung_(\d+)\.(\d+)")
