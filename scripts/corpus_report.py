@@ -14,6 +14,8 @@ import zipfile
 from collections import Counter
 from pathlib import Path
 
+from corpus_report_statements import statements_report
+
 from processors.base import (
     CompanyProfile,
     DocumentType,
@@ -91,6 +93,7 @@ def main(argv: list[str]) -> int:
         total = sum(v for (c, e, ok), v in totals.items() if e in group)
         print(f"{'/'.join(group)}: {agree}/{total} = {agree / max(total, 1):.2%}")
     pdf_report(corpus, rows)
+    statements_report()
     return 0
 
 
