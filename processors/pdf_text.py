@@ -4,7 +4,8 @@ pages without a usable one. docs/ocr.md has the thresholds and how they were cal
 Per page, up to the reader's page limit:
 1. the text layer (PDFium, `processors/text_layer.py`: plain and layout order) is used
    when it reads as text (`processors/text_quality.py`: at least half of its tokens
-   word-like) and, if it is short, the page draws no image beside it (a scan with a
+   word-like, and not like a substitution cipher: see "Scrambled text layers" in
+   docs/pdf_text.md) and, if it is short, the page draws no image beside it (a scan with a
    stamped page number);
 2. otherwise the page is rendered (pypdfium2, greyscale, `OCR_DPI`); a page on which
    nothing is drawn is skipped;
@@ -47,7 +48,7 @@ from processors.ocr import (
 )
 from processors.pdf import open_pdf
 from processors.text_layer import read_pages
-from processors.text_quality import reads_as_text
+from processors.text_quality import reads_as_language, reads_as_text
 from processors.text_values import page_texts
 
 logger = logging.getLogger(__name__)
@@ -179,7 +180,7 @@ def _open_pdfium(data: bytes) -> pdfium.PdfDocument | None:
 
 
 def _usable(text: str) -> bool:
-    return reads_as_text(text, MIN_TEXT_SHARE)
+    return reads_as_text(text, MIN_TEXT_SHARE) and reads_as_language(text)
 
 
 def _short(text: str) -> bool:

@@ -24,14 +24,24 @@ noise): text layers glue words
 
 Single characters other than digits (`&`, `-`, `|`, `€`, `a`) are neutral: real text
 has them as separators and so does noise, so they count neither way.
+
+Word-like is not yet language: a font that maps glyphs to the wrong letters gives words
+with vowels that no language has ("hontoauszug"). `reads_as_language` judges that from
+the share of dictionary words and the letter-bigram statistics of German and English
+(docs/pdf_text.md, "Scrambled text layers").
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
+
+from processors.common_words import COMMON_WORDS
+from processors.language_data import BIGRAM_TENTHS, SYMBOLS
 
 _STRIP = "()[]{}<>.,;:!?\"'«»„“”*•·_\u201a\u2018\u2019"
 _VOWELS = set("aeiouyäöüáéíóúàèìòùâêîôûåæøœãõëïÿAEIOUYÄÖÜÁÉÍÓÚÀÈÌÒÙÂÊÎÔÛÅÆØŒÃÕËÏŸ")
@@ -163,3 +173,72 @@ def _is_code(token: str) -> bool:
     letters = sum(char.isalpha() for char in token)
     digits = sum(char.isdigit() for char in token)
     return letters <= digits or bool(_PREFIXED_NUMBER.fullmatch(token))
+
+
+# --- language: does a text layer read as German or English? -----------------------------
+
+ALPHABET = "abcdefghijklmnopqrstuvwxyzäöüß?"
+"""What `fold` maps letters to: `?` stands for any letter outside German and English."""
+_KEPT = frozenset(ALPHABET) - {"?"}
+_LETTER_RUN = re.compile(r"[^\W\d_]{3,}")
+_BIGRAM_BITS = {
+    first + SYMBOLS[index]: tenths / 10
+    for first, row in BIGRAM_TENTHS.items()
+    for index, tenths in enumerate(row)
+}
+MIN_LANGUAGE_WORDS = 20
+KNOWN_WEIGHT = 2.0
+SCRAMBLED_SCORE = 4.3
+
+
+def fold(word: str) -> str:
+    """Lower case, accents dropped (`é` -> `e`), umlauts and ß kept, any other letter
+    `?`."""
+    return "".join(_fold_char(char) for char in word.lower())
+
+
+@functools.cache
+def _fold_char(char: str) -> str:
+    if char in _KEPT:
+        return char
+    base = unicodedata.normalize("NFKD", char)[:1]
+    return base if base in _KEPT else "?"
+
+
+@dataclass(frozen=True, slots=True)
+class LanguageEvidence:
+    words: int
+    """Runs of three letters or more."""
+    known_share: float
+    """Share of them found in `COMMON_WORDS`."""
+    bits_per_letter: float
+    """Mean cost of their letter bigrams (word starts and ends included) under German and
+    English (`language_data.BIGRAM_TENTHS`)."""
+
+    @property
+    def scramble_score(self) -> float:
+        """High for letters that do not follow each other as in German or English, and
+        for words outside the dictionary."""
+        return self.bits_per_letter - KNOWN_WEIGHT * self.known_share
+
+
+def reads_as_language(text: str) -> bool:
+    """False for a text layer that reads like a substitution cipher (fonts that map
+    glyphs to the wrong characters); a text of fewer than `MIN_LANGUAGE_WORDS` words is
+    not judged."""
+    evidence = language_evidence(text)
+    return evidence.words < MIN_LANGUAGE_WORDS or evidence.scramble_score < SCRAMBLED_SCORE
+
+
+def language_evidence(text: str) -> LanguageEvidence:
+    counts = Counter(fold(run) for run in _LETTER_RUN.findall(text))
+    words = sum(counts.values())
+    if not words:
+        return LanguageEvidence(0, 0.0, 0.0)
+    known = sum(count for word, count in counts.items() if word in COMMON_WORDS)
+    bits = pairs = 0.0
+    for word, count in counts.items():
+        padded = f" {word} "
+        bits += count * sum(_BIGRAM_BITS[padded[i : i + 2]] for i in range(len(padded) - 1))
+        pairs += count * (len(padded) - 1)
+    return LanguageEvidence(words, known / words, bits / pairs)
