@@ -18,9 +18,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python scripts/install_rules.py
 	touch $(STAMP)
 
-# Tesseract reads scans; Chromium runs the browser tests.
+# Tesseract reads scans; Chromium runs the browser tests; DejaVu Sans is the embedded font
+# of the generated scrambled-text PDFs (tests/processors/scrambled_docs.py).
 RUN_PACKAGES := curl tesseract-ocr tesseract-ocr-deu tesseract-ocr-eng
-TEST_PACKAGES := $(RUN_PACKAGES) chromium
+TEST_PACKAGES := $(RUN_PACKAGES) chromium fonts-dejavu-core
 
 install: $(STAMP)
 	bash scripts/install-system-packages.sh $(RUN_PACKAGES)
