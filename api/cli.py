@@ -11,8 +11,8 @@ import sys
 import uuid
 from collections.abc import Sequence
 
-from api.importer import add_import_command
 from api.report import add_report_command
+from docintake_client.importer import add_import_command
 from storage.db import Database, make_engine
 from storage.migrate import upgrade
 from storage.repositories import api_keys, companies, users

@@ -28,6 +28,8 @@ from tests.support.seaweed import SeaweedServer, start_seaweed
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
+pytest_plugins = ("tests.support.pipeline",)
+
 
 @pytest.fixture(scope="session")
 def postgres_available() -> bool:

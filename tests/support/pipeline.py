@@ -1,5 +1,9 @@
-"""Pipeline tests: a real Prefect server (prefect_test_harness, once per session), a
-committing database per test, the real process pool, and the real API beside them."""
+"""Fixtures for the pipeline and client tests (tests/flows, tests/client): a real Prefect
+server (prefect_test_harness, once per session), a committing database per test, the
+real process pool, and the real API beside them.
+
+A plugin of the root conftest rather than a conftest of one folder, so both folders
+share the one Prefect server and process pool of a session."""
 
 from __future__ import annotations
 

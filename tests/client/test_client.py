@@ -1,18 +1,16 @@
-"""The Python client against a real uvicorn and a real worker."""
+"""docintake_client against a real uvicorn and a real worker."""
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
+import httpx2 as httpx
 import pytest
 
-from api.app import create_app
-from api.client import (
+from api.ratelimit import RateLimiter
+from docintake_client import (
     Batch,
     DocintakeClient,
     ProblemError,
@@ -21,60 +19,24 @@ from api.client import (
     RetryPolicy,
     Upload,
 )
-from api.deps import Services
-from api.ratelimit import RateLimiter
-from flows.work import WorkerEnv
-from flows.worker import Worker
 from tests.api.helpers import make_zip
-from tests.conftest import Tenant
+from tests.client.support import Stack
 from tests.flows.samples import blank_pdf, corpus_file
-from tests.support.live import serve
 from tests.support.seaweed import free_port
 
 
-@dataclass(frozen=True)
-class Live:
-    base_url: str
-    services: Services
-    company: Tenant
-
-
 @pytest.fixture
-def live(env: WorkerEnv, company: Tenant) -> Iterator[Live]:
-    services = Services(settings=env.settings, db=env.db, store=env.store)
-    worker = Worker(env)
-    thread = threading.Thread(target=worker.run, daemon=True)
-    thread.start()
-    try:
-        with serve(create_app(services)) as base_url:
-            yield Live(base_url, services, company)
-    finally:
-        worker.stop.set()
-        thread.join(timeout=30)
-
-
-@pytest.fixture
-def client(live: Live) -> Iterator[DocintakeClient]:
-    with DocintakeClient(live.base_url, live.company.api_key, timeout=30) as docintake:
+def client(stack: Stack) -> Iterator[DocintakeClient]:
+    with DocintakeClient(stack.base_url, stack.company.api_key, timeout=30) as docintake:
         yield docintake
 
 
 def _until_done(client: DocintakeClient, upload: Upload, seconds: float = 60) -> Upload:
-    deadline = time.monotonic() + seconds
-    while not upload.is_terminal:
-        assert time.monotonic() < deadline, upload
-        time.sleep(min(upload.retry_after or 1, 1))
-        upload = client.get_upload(upload.id)
-    return upload
+    return client.wait(upload, timeout=seconds)
 
 
 def _batch_done(client: DocintakeClient, batch: Batch, seconds: float = 60) -> Batch:
-    deadline = time.monotonic() + seconds
-    while not batch.is_terminal:
-        assert time.monotonic() < deadline, batch
-        time.sleep(min(batch.retry_after or 1, 1))
-        batch = client.get_batch(batch.id)
-    return batch
+    return client.wait(batch, timeout=seconds)
 
 
 def test_upload_from_a_path_completes_with_a_typed_result(
@@ -127,7 +89,7 @@ def test_batch_round_trip(client: DocintakeClient) -> None:
     assert all(upload.batch_id == created.id for upload in done.uploads)
 
 
-def test_problems_carry_status_and_code(live: Live, client: DocintakeClient) -> None:
+def test_problems_carry_status_and_code(stack: Stack, client: DocintakeClient) -> None:
     with pytest.raises(ProblemError) as missing:
         client.get_upload("00000000-0000-0000-0000-000000000000")
     assert (missing.value.status, missing.value.code) == (404, "not_found")
@@ -135,17 +97,17 @@ def test_problems_carry_status_and_code(live: Live, client: DocintakeClient) -> 
         client.upload_batch(b"not a zip")
     assert (invalid.value.status, invalid.value.code) == (422, "invalid_archive")
     with (
-        DocintakeClient(live.base_url, "wrong-key") as stranger,
+        DocintakeClient(stack.base_url, "wrong-key") as stranger,
         pytest.raises(ProblemError) as denied,
     ):
         stranger.get_batch("00000000-0000-0000-0000-000000000000")
     assert (denied.value.status, denied.value.code) == (401, "unauthorized")
 
 
-def test_429_is_retried_after_retry_after(live: Live) -> None:
-    live.services.rate_limiter = RateLimiter(per_second=1, burst=1)
+def test_429_is_retried_after_retry_after(stack: Stack) -> None:
+    stack.services.rate_limiter = RateLimiter(per_second=1, burst=1)
     notices: list[RetryNotice] = []
-    with DocintakeClient(live.base_url, live.company.api_key, on_retry=notices.append) as client:
+    with DocintakeClient(stack.base_url, stack.company.api_key, on_retry=notices.append) as client:
         upload = client.upload(blank_pdf("limited"))
         started = time.monotonic()
         again = client.get_upload(upload.id)
@@ -155,11 +117,11 @@ def test_429_is_retried_after_retry_after(live: Live) -> None:
     assert [(n.reason, n.wait_seconds, n.attempt) for n in notices] == [("rate_limited", 1.0, 1)]
 
 
-def test_429_raises_when_the_retries_are_spent(live: Live) -> None:
-    live.services.rate_limiter = RateLimiter(per_second=0.5, burst=1)
+def test_429_raises_when_the_retries_are_spent(stack: Stack) -> None:
+    stack.services.rate_limiter = RateLimiter(per_second=0.5, burst=1)
     waits: list[float] = []
     policy = RetryPolicy(max_attempts=2, sleep=waits.append)
-    with DocintakeClient(live.base_url, live.company.api_key, retry=policy) as client:
+    with DocintakeClient(stack.base_url, stack.company.api_key, retry=policy) as client:
         client.upload(blank_pdf("first"))
         with pytest.raises(ProblemError) as limited:
             client.upload(blank_pdf("second"))

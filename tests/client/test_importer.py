@@ -4,21 +4,17 @@ from __future__ import annotations
 
 import argparse
 import io
-import threading
 import zipfile
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
 import pytest
 from rich.console import Console
-from sqlalchemy import func, select
 
-from api.app import create_app
-from api.client import DocintakeClient, RetryNotice, RetryPolicy
-from api.deps import Services
-from api.importer import (
+from api.ratelimit import RateLimiter
+from docintake_client import DocintakeClient, RetryNotice, RetryPolicy
+from docintake_client.importer import (
     RESULT_COLUMNS,
     ImportEvent,
     ImportLimits,
@@ -28,45 +24,12 @@ from api.importer import (
     import_documents,
     run_import,
 )
-from api.ratelimit import RateLimiter
-from flows.work import WorkerEnv
-from flows.worker import Worker
 from storage.models import Batch, Upload
-from tests.conftest import Tenant
+from tests.client.support import Stack
 from tests.flows.samples import blank_pdf, corpus_file
-from tests.support.live import serve
 
 # The settings fixture's limits: 10 files, 4 MiB per archive, 1 MiB per file.
 LIMITS = ImportLimits(max_files=10, max_batch_bytes=4 * 1024 * 1024, max_file_bytes=1024 * 1024)
-
-
-@dataclass(frozen=True)
-class Stack:
-    base_url: str
-    services: Services
-    company: Tenant
-    env: WorkerEnv
-
-    def client(self) -> DocintakeClient:
-        return DocintakeClient(self.base_url, self.company.api_key, timeout=30)
-
-    def count(self, model: type[Batch] | type[Upload]) -> int:
-        with self.env.db.read_session() as session:
-            return int(session.scalar(select(func.count()).select_from(model)) or 0)
-
-
-@pytest.fixture
-def stack(env: WorkerEnv, company: Tenant) -> Iterator[Stack]:
-    services = Services(settings=env.settings, db=env.db, store=env.store)
-    worker = Worker(env)
-    thread = threading.Thread(target=worker.run, daemon=True)
-    thread.start()
-    try:
-        with serve(create_app(services)) as base_url:
-            yield Stack(base_url, services, company, env)
-    finally:
-        worker.stop.set()
-        thread.join(timeout=30)
 
 
 def _zip(entries: dict[str, bytes]) -> bytes:
