@@ -1,0 +1,176 @@
+"""The normalized `Invoice` from a PDF invoice's text: number, dates, currency and
+payment means here; totals and parties from their modules."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any
+
+from processors.invoice_model import Invoice, InvoiceType, Party, PaymentMeans, Totals
+from processors.pdf_invoice_labels import (
+    CURRENCIES,
+    DUE_LABEL,
+    ENGLISH,
+    ISO_CURRENCY,
+    ISSUE_LABELS,
+    NUMBER_LABEL,
+    NUMBER_VALUE,
+    OTHER_DATE,
+    REFERENCE_LABEL,
+    TITLE,
+)
+from processors.pdf_invoice_parties import buyer_name, seller_name, tax_number, vat_ids
+from processors.pdf_invoice_totals import totals
+from processors.text_values import (
+    cell_below,
+    cells,
+    find_amounts,
+    find_bic,
+    find_dates,
+    find_ibans,
+    is_header_row,
+    labelled,
+    lines_of,
+)
+
+
+def extract_invoice(text: str) -> tuple[Invoice, dict[str, Any]]:
+    lines = lines_of(text)
+    month_first = _is_english(text)
+    net, vat, gross, breakdown, checks = totals(lines)
+    seller_vat, buyer_vat = vat_ids(lines)
+    ibans = find_ibans(text)
+    invoice = Invoice(
+        number=invoice_number(lines),
+        invoice_type=InvoiceType.INVOICE,
+        type_code=None,
+        issue_date=_issue_date(lines, month_first),
+        due_date=_due_date(lines, month_first),
+        currency=_currency(text),
+        seller=Party(name=seller_name(lines), vat_id=seller_vat, tax_number=tax_number(text)),
+        buyer=Party(name=buyer_name(lines), vat_id=buyer_vat),
+        totals=Totals(net=net, vat=vat, gross=gross, amount_due=gross),
+        vat_breakdown=breakdown,
+        payment_means=_payment_means(text, lines, ibans),
+    )
+    return invoice, checks
+
+
+def _is_english(text: str) -> bool:
+    return len(ENGLISH.findall(text)) >= 3 and not re.search(
+        r"\b(rechnung|datum|facture|factuur)\b", text, re.IGNORECASE
+    )
+
+
+def invoice_number(lines: list[str]) -> str | None:
+    for _, value in labelled(lines, NUMBER_LABEL):
+        match = NUMBER_VALUE.match(value)
+        if match and not find_dates(match.group(1)):
+            return match.group(1).rstrip(".-")
+    return _number_in_column(lines) or _number_after_title(lines)
+
+
+def _number_in_column(lines: list[str]) -> str | None:
+    """A header row naming the invoice number column ("Klant  Order  Factuur  Datum",
+    "Rechnungsnr.  Kunde") with the number right under it."""
+    for index, line in enumerate(lines):
+        if not is_header_row(line, minimum=2):
+            continue
+        for cell in cells(line):
+            if not (TITLE.fullmatch(cell.text) or NUMBER_LABEL.fullmatch(cell.text)):
+                continue
+            value = cell_below(lines, index, cell)
+            if value and NUMBER_VALUE.fullmatch(value) and not find_dates(value):
+                return value.lstrip("#").strip()
+    return None
+
+
+def _number_after_title(lines: list[str]) -> str | None:
+    """A title alone on its line ("INVOICE") followed by one token with a digit, or the
+    title and that token alone on one line ("Invoice INV/2023/03/0008")."""
+    for index, line in enumerate(lines):
+        title = TITLE.match(line.strip())
+        if title is None:
+            continue
+        rest = line.strip()[title.end() :].strip()
+        if not rest and index + 1 < len(lines):
+            rest = lines[index + 1].strip()
+        token = rest.lstrip("#").strip()
+        if NUMBER_VALUE.fullmatch(token) and not find_dates(token) and not find_amounts(token):
+            return token
+    return None
+
+
+def _issue_date(lines: list[str], month_first: bool) -> date | None:
+    """The invoice-date label first, then any date label (not a due or order date),
+    then the first date printed."""
+    for label in ISSUE_LABELS:
+        in_column = _date_in_column(lines, label, month_first, (DUE_LABEL, OTHER_DATE))
+        if in_column is not None:
+            return in_column
+        for index, value in labelled(lines, label):
+            if DUE_LABEL.search(lines[index]) or OTHER_DATE.search(lines[index]):
+                continue
+            dates = find_dates(value, month_first)
+            if dates:
+                return dates[0].value
+    dates = find_dates("\n".join(lines), month_first)
+    return dates[0].value if dates else None
+
+
+def _due_date(lines: list[str], month_first: bool) -> date | None:
+    in_column = _date_in_column(lines, DUE_LABEL, month_first, ())
+    if in_column is not None:
+        return in_column
+    for _, value in labelled(lines, DUE_LABEL):
+        dates = find_dates(value, month_first)
+        if dates:
+            return dates[0].value
+    return None
+
+
+def _date_in_column(
+    lines: list[str],
+    label: re.Pattern[str],
+    month_first: bool,
+    not_labels: tuple[re.Pattern[str], ...],
+) -> date | None:
+    """A header row naming the date's column ("Invoice Date:   Due Date:   Reference:")
+    with the date right under it. The cell must be the label alone: a cell with its
+    value in it ("Date: 09.01.2015") is read on its line."""
+    for index, line in enumerate(lines):
+        if not is_header_row(line, minimum=2):
+            continue
+        for cell in cells(line):
+            name = cell.text.rstrip(":# ")
+            if not label.fullmatch(name) or any(n.search(name) for n in not_labels):
+                continue
+            dates = find_dates(cell_below(lines, index, cell) or "", month_first)
+            if dates:
+                return dates[0].value
+    return None
+
+
+def _currency(text: str) -> str | None:
+    counts: dict[str, int] = {}
+    for code in ISO_CURRENCY.findall(text):
+        counts[code] = counts.get(code, 0) + 1
+    for symbol, code in CURRENCIES.items():
+        counts[code] = counts.get(code, 0) + text.count(symbol)
+    best = max(counts.items(), key=lambda item: item[1], default=None)
+    return best[0] if best and best[1] > 0 else None
+
+
+def _payment_means(text: str, lines: list[str], ibans: list[str]) -> tuple[PaymentMeans, ...]:
+    reference = next((value for _, value in labelled(lines, REFERENCE_LABEL)), None)
+    if not ibans and reference is None:
+        return ()
+    return (
+        PaymentMeans(
+            type_code="58" if ibans else None,
+            payee_iban=ibans[0] if ibans else None,
+            payee_bic=find_bic(text),
+            reference=reference,
+        ),
+    )

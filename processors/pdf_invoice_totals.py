@@ -1,0 +1,181 @@
+"""Totals of a PDF invoice: net, VAT and gross found by their labels (on the line, below
+a bare label, or in a table column), the VAT breakdown rows, and the cross-check
+net + VAT = gross."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from decimal import Decimal
+from typing import Any
+
+from processors.invoice_model import VatBreakdown
+from processors.pdf_invoice_labels import (
+    CURRENCY_MARKS,
+    GROSS_LABEL,
+    NET_LABEL,
+    PERCENT,
+    VAT_LABEL,
+    WORD,
+)
+from processors.text_values import (
+    AmountMatch,
+    cells,
+    column_amounts,
+    find_amounts,
+    is_header_row,
+    overlaps,
+)
+
+_CENT = Decimal("0.01")
+
+
+def _label_amounts(
+    lines: list[str], label: re.Pattern[str], exclude: re.Pattern[str] | None
+) -> list[Decimal]:
+    """Amounts printed on (or, for a bare label, right after) lines carrying `label`."""
+    found: list[Decimal] = []
+    for index, line in enumerate(lines):
+        if is_header_row(line):
+            found.extend(_column_totals(lines, index, label, exclude))
+            continue
+        match = label.search(line)
+        if not match or (exclude is not None and exclude.search(line)):
+            continue
+        amounts = find_amounts(line)
+        if not amounts and _wrapped_header(lines, index, match.start(), match.end()):
+            continue
+        on_line = bool(amounts)
+        if not amounts and index + 1 < len(lines):
+            amounts = _amounts_below(lines[index + 1], match.start(), match.end())
+        # Totals carry cents; integers on such lines are capital, counts or ids.
+        amounts = [a for a in amounts if a.value.as_tuple().exponent != 0]
+        if amounts:
+            chosen = _after_label(line, match.end(), amounts) if on_line else amounts[-1]
+            found.append(abs(chosen.value))
+    return found
+
+
+def _after_label(line: str, label_end: int, amounts: list[AmountMatch]) -> AmountMatch:
+    """The last of the amounts right after the label, up to the next word after one of
+    them (a second label and value beside it: `Exclusief BTW € 593,36   Subtotaal
+    € 717,97`); without an amount after the label, the last one on the line."""
+    run = [a for a in amounts if a.start >= label_end]
+    for previous, amount in itertools.pairwise(run):
+        if WORD.search(line[previous.end : amount.start]):
+            return previous
+    return run[-1] if run else amounts[-1]
+
+
+def _wrapped_header(lines: list[str], index: int, start: int, end: int) -> bool:
+    """A bare label under a cell of a row without amounts is the second line of a
+    wrapped table header ("Ohne" over "MwSt."), not a label with a value below."""
+    if index == 0 or find_amounts(lines[index - 1]):
+        return False
+    return len(cells(lines[index])) == 1 and any(
+        overlaps(cell.start, cell.end, start, end) for cell in cells(lines[index - 1])
+    )
+
+
+def _amounts_below(line: str, start: int, end: int) -> list[AmountMatch]:
+    """For a bare label: the next line when it holds nothing but amounts, else the
+    first amount in the label's column or right of it (text in a left column is
+    another block of the page)."""
+    amounts = find_amounts(line)
+    rest = line
+    for amount in reversed(amounts):
+        rest = rest[: amount.start] + rest[amount.end :]
+    if amounts and not CURRENCY_MARKS.sub("", rest):
+        return amounts
+    return [a for a in amounts if a.end >= start - 2][:1]
+
+
+def _column_totals(
+    lines: list[str], header: int, label: re.Pattern[str], exclude: re.Pattern[str] | None
+) -> list[Decimal]:
+    """Amounts with cents under the header cells that carry `label` (`Montant HT`,
+    `Tax`, `Total` over a table): one of them is the total row."""
+    found: list[Decimal] = []
+    for cell in cells(lines[header]):
+        if label.search(cell.text) and not (exclude is not None and exclude.search(cell.text)):
+            amounts = column_amounts(lines, header, cell)
+            found.extend(abs(a.value) for a in amounts if a.value.as_tuple().exponent != 0)
+    return found
+
+
+def totals(
+    lines: list[str],
+) -> tuple[
+    Decimal | None, Decimal | None, Decimal | None, tuple[VatBreakdown, ...], dict[str, Any]
+]:
+    breakdown = _vat_breakdown(lines)
+    nets = _label_amounts(lines, NET_LABEL, None)
+    vats = _label_amounts(lines, VAT_LABEL, NET_LABEL)
+    if breakdown:
+        vats.append(sum((row.tax_amount or Decimal(0) for row in breakdown), Decimal(0)))
+        nets.append(sum((row.taxable_amount or Decimal(0) for row in breakdown), Decimal(0)))
+    grosses = _label_amounts(lines, GROSS_LABEL, NET_LABEL)
+    net: Decimal | None = nets[-1] if nets else None
+    vat: Decimal | None = vats[-1] if vats else None
+    gross: Decimal | None = max(grosses, default=None)
+    consistent = _consistent(nets, vats, grosses)
+    if consistent:
+        net, vat, gross = consistent
+    return net, vat, gross, breakdown, _checks(net, vat, gross, breakdown)
+
+
+def _consistent(
+    nets: list[Decimal], vats: list[Decimal], grosses: list[Decimal]
+) -> tuple[Decimal, Decimal, Decimal] | None:
+    """The largest gross for which a printed net plus a printed VAT (or zero VAT, when
+    the net equals the gross and no VAT amount is printed) adds up."""
+    zero_allowed = not any(vats)
+    for gross in sorted(set(grosses), reverse=True):
+        for net in nets:
+            for vat in [*vats, Decimal(0)] if zero_allowed else vats:
+                if abs(net + vat - gross) <= _CENT:
+                    return net, vat, gross
+    return None
+
+
+def _vat_breakdown(lines: list[str]) -> tuple[VatBreakdown, ...]:
+    """Rows printing a rate and a base and tax that fit it (tax = base x rate)."""
+    rows: dict[tuple[Decimal, Decimal], VatBreakdown] = {}
+    for line in lines:
+        percent = PERCENT.search(line)
+        if not percent:
+            continue
+        rate = Decimal(percent.group(1).replace(",", "."))
+        amounts = [a.value for a in find_amounts(line[percent.end() :])]
+        row = _base_and_tax(rate, amounts)
+        if row and (rate, row[0]) not in rows:
+            rows[(rate, row[0])] = VatBreakdown("S" if rate else "Z", rate, row[0], row[1])
+    return tuple(rows.values())
+
+
+def _base_and_tax(rate: Decimal, amounts: list[Decimal]) -> tuple[Decimal, Decimal] | None:
+    for i, base in enumerate(amounts):
+        for tax in amounts[i + 1 :]:
+            if base > 0 and abs((base * rate / 100).quantize(_CENT) - tax) <= _CENT and tax > 0:
+                return base, tax
+    return None
+
+
+def _checks(
+    net: Decimal | None,
+    vat: Decimal | None,
+    gross: Decimal | None,
+    breakdown: tuple[VatBreakdown, ...],
+) -> dict[str, Any]:
+    if net is None or vat is None or gross is None:
+        status = "incomplete"
+    else:
+        status = "passed" if abs(net + vat - gross) <= _CENT else "failed"
+    confidence = {"passed": "high", "incomplete": "low", "failed": "low"}[status]
+    return {
+        "totals": status,
+        "totalsExplained": "net + VAT = gross",
+        "vatBreakdownRows": len(breakdown),
+        "confidence": confidence,
+        "needsReview": status != "passed",
+    }
