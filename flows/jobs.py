@@ -20,8 +20,9 @@ class Job:
     document_type: str
     sha256: str
     object_key: str | None
-    # The live result (id, type) of the same content in the same company, found when
-    # the upload was claimed: the upload completes with it instead of being read.
+    # The live result (id, type) of the same content in the same company that answers
+    # the upload's documentType (storage/idempotency.py, `may_reuse`), found when the
+    # upload was claimed: the upload completes with it instead of being read.
     booked: tuple[uuid.UUID, str] | None = None
 
     @classmethod

@@ -30,12 +30,12 @@ from storage.db import Database
 from storage.models import Upload
 from storage.repositories import results as result_repo
 from storage.repositories import work as work_repo
+from storage.repositories.results import Booking
 
 log = logging.getLogger(__name__)
 
 MAX_GROUP = 32
 
-Content = tuple[uuid.UUID, str]
 Booked = tuple[uuid.UUID, str]
 
 
@@ -100,8 +100,8 @@ class Recorder:
         try:
             self._transaction(group, one_by_one=False)
         except IntegrityError:
-            # Another worker booked the same content between our look-up and our
-            # insert: write each outcome on its own, answering with that booking.
+            # Another worker booked the same content and type between our look-up and
+            # our insert: write each outcome on its own, answering with that booking.
             for entry in group:
                 self._write_alone(entry)
         except BaseException as exc:  # every waiting caller must hear of it
@@ -137,46 +137,45 @@ class Recorder:
         group: list[_Entry],
         held: dict[uuid.UUID, Upload],
         one_by_one: bool,
-    ) -> dict[Content, Booked]:
-        """The result of every succeeded outcome's content: booked before (by anyone) or
-        added now, once per content even when the group holds it twice."""
+    ) -> dict[Booking, Booked]:
+        """The result of every succeeded outcome's content and type: booked before (by
+        anyone) or added now, once per content and type even when the group holds it
+        twice."""
         readings = [
             entry
             for entry in group
             if entry.outcome is not None and entry.outcome.succeeded and entry.job.upload_id in held
         ]
         if one_by_one:
-            return {_content(entry.job): _book_one(session, entry) for entry in readings}
-        booked = result_repo.live_results_for_contents(
-            session, {_content(entry.job) for entry in readings}
+            return {_booking(entry): _book_one(session, entry) for entry in readings}
+        booked = result_repo.live_results_for_bookings(
+            session, {_booking(entry) for entry in readings}
         )
         for entry in readings:
-            content = _content(entry.job)
-            if content not in booked:
-                assert entry.outcome is not None and entry.outcome.result_type is not None
-                result = result_repo.new_result(
-                    *content, entry.outcome.result_type, entry.outcome.data
-                )
+            booking = _booking(entry)
+            if booking not in booked:
+                assert entry.outcome is not None
+                result = result_repo.new_result(*booking, entry.outcome.data)
                 session.add(result)
-                booked[content] = (result.id, result.type)
+                booked[booking] = (result.id, result.type)
         session.flush()
         return booked
 
 
-def _content(job: Job) -> Content:
-    return job.company_id, job.sha256
+def _booking(entry: _Entry) -> Booking:
+    """What a succeeded outcome is booked under: company, content, result type."""
+    assert entry.outcome is not None and entry.outcome.result_type is not None
+    return entry.job.company_id, entry.job.sha256, entry.outcome.result_type
 
 
 def _book_one(session: Session, entry: _Entry) -> Booked:
-    assert entry.outcome is not None and entry.outcome.result_type is not None
-    result = result_repo.book_result(
-        session, *_content(entry.job), entry.outcome.result_type, entry.outcome.data
-    )
+    assert entry.outcome is not None
+    result = result_repo.book_result(session, *_booking(entry), entry.outcome.data)
     return result.id, result.type
 
 
 def _apply(
-    session: Session, entry: _Entry, upload: Upload | None, booked: dict[Content, Booked]
+    session: Session, entry: _Entry, upload: Upload | None, booked: dict[Booking, Booked]
 ) -> JobResult | None:
     job, outcome = entry.job, entry.outcome
     if upload is None:
@@ -190,7 +189,7 @@ def _apply(
         work_repo.complete_upload(session, upload, result_id)
         return JobResult(job.upload_id, job.file_name, "completed", result_id, result_type)
     if outcome.succeeded:
-        result_id, result_type = booked[_content(job)]
+        result_id, result_type = booked[_booking(entry)]
         work_repo.complete_upload(session, upload, result_id)
         return JobResult(
             job.upload_id,

@@ -21,7 +21,8 @@ from flows.recorder import Recorder
 from processors.base import CompanyProfile, DocumentType, FailureCode, ProcessingContext
 from storage.db import Database
 from storage.errors import ServiceUnavailable
-from storage.models import utcnow
+from storage.idempotency import reusable_result
+from storage.models import Upload, utcnow
 from storage.objectstore import ObjectStore
 from storage.repositories import results as result_repo
 from storage.repositories import work as work_repo
@@ -76,10 +77,19 @@ def claim(env: WorkerEnv, limit: int, batch_id: uuid.UUID | None = None) -> list
         booked = result_repo.live_results_for_contents(
             session, {(upload.company_id, upload.sha256) for upload in uploads}
         )
-        jobs = [Job.of(u, booked.get((u.company_id, u.sha256))) for u in uploads]
+        jobs = [Job.of(u, _reusable(booked, u)) for u in uploads]
         session.commit()
     env.hold([job.upload_id for job in jobs])
     return jobs
+
+
+def _reusable(
+    booked: dict[tuple[uuid.UUID, str], list[result_repo.LiveResult]], upload: Upload
+) -> tuple[uuid.UUID, str] | None:
+    """The result booked for the upload's content that it may complete with unread."""
+    live = booked.get((upload.company_id, upload.sha256), [])
+    result = reusable_result(live, upload.document_type)
+    return (result.id, result.type) if result is not None else None
 
 
 def _company_profile(env: WorkerEnv, company_id: uuid.UUID) -> CompanyProfile:

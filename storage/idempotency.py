@@ -1,25 +1,31 @@
-"""Claiming uploads and batches by externalId or by content, race-safe.
+"""Claiming uploads and batches by externalId or by content, race-safe; and which booked
+result a new upload of the same content may complete with instead of being read.
 
 The database decides: a new record is inserted inside a savepoint, and a unique index
 (externalId, or sha256 plus documentType, scoped to the company) refuses the second of
 two racing requests, which then answers with the winner's record. No check-then-insert.
+Results are booked once per content and result type the same way
+(storage/repositories/results.py).
 """
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Generic, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from processors.base import FailureCode
+from processors.base import DocumentType, FailureCode, ResultType
 from storage.errors import ExternalIdConflict
 from storage.models import Batch, Upload
 from storage.repositories import batches as batch_repo
 from storage.repositories import uploads as upload_repo
+from storage.repositories.results import LiveResult
 from storage.states import INTAKE_FAILURE_CODES, UnpackState, UploadStatus
 
 T = TypeVar("T", Upload, Batch)
@@ -177,3 +183,56 @@ def object_in_use(session: Session, object_key: str) -> bool:
         session.scalar(select(model.id).where(model.object_key == object_key).limit(1)) is not None
         for model in (Upload, Batch)
     )
+
+
+# --- content duplicates across documentTypes -------------------------------------------
+
+# The result types each documentType can end in (the spec's document types, decisions.md).
+VALID_RESULT_TYPES: Mapping[str, frozenset[str]] = MappingProxyType(
+    {
+        DocumentType.AUTO: frozenset(
+            {ResultType.INVOICE, ResultType.OTHER_DOCUMENT, ResultType.PAYMENT_FILE}
+        ),
+        DocumentType.SUPPLIER_INVOICE: frozenset({ResultType.INVOICE, ResultType.OTHER_DOCUMENT}),
+        DocumentType.CUSTOMER_INVOICE: frozenset({ResultType.INVOICE, ResultType.OTHER_DOCUMENT}),
+        DocumentType.BANK_STATEMENT: frozenset({ResultType.BANK_STATEMENT}),
+        DocumentType.OTHER_DOCUMENT: frozenset({ResultType.OTHER_DOCUMENT}),
+    }
+)
+# documentTypes whose reads of one file end alike. "Not an invoice" is a verdict of the
+# read it came from: `auto` makes a SEPA file a payment file and a blank PDF an other
+# document, where an explicit invoice type files the one and fails the other; and an
+# `other_document` read files without looking at all.
+_SAME_READ: Mapping[str, frozenset[str]] = MappingProxyType(
+    {
+        DocumentType.AUTO: frozenset({DocumentType.AUTO}),
+        DocumentType.SUPPLIER_INVOICE: frozenset(
+            {DocumentType.SUPPLIER_INVOICE, DocumentType.CUSTOMER_INVOICE}
+        ),
+        DocumentType.CUSTOMER_INVOICE: frozenset(
+            {DocumentType.SUPPLIER_INVOICE, DocumentType.CUSTOMER_INVOICE}
+        ),
+    }
+)
+
+
+def may_reuse(result: LiveResult, document_type: str) -> bool:
+    """Whether an upload sent as `document_type` may complete with `result`, booked for
+    the same content, instead of being read: only when the result is a valid outcome for
+    that documentType, and, for an other document sent as an invoice type, only when a
+    read of the same kind filed it."""
+    if result.type not in VALID_RESULT_TYPES.get(document_type, frozenset()):
+        return False
+    if result.type != ResultType.OTHER_DOCUMENT or document_type == DocumentType.OTHER_DOCUMENT:
+        return True
+    return not result.read_as.isdisjoint(_SAME_READ[document_type])
+
+
+def reusable_result(results: list[LiveResult], document_type: str) -> LiveResult | None:
+    """The booked result an upload of this content completes with, None when it must be
+    read: one it may reuse, read as the same documentType if there is one, else the
+    oldest."""
+    usable = [result for result in results if may_reuse(result, document_type)]
+    same = [result for result in usable if document_type in result.read_as]
+    candidates = same or usable
+    return candidates[0] if candidates else None

@@ -112,11 +112,13 @@ class Result(Base):
 
     __table_args__ = (
         Index("ix_results_company_duplicate_key", "company_id", "duplicate_key"),
-        # The same content in one company is booked once: later copies share this result.
+        # The same content in one company is booked once per result type: later copies
+        # share this result when it answers their documentType (storage/idempotency.py).
         Index(
-            "uq_results_company_sha256",
+            "uq_results_company_sha256_type",
             "company_id",
             "sha256",
+            "type",
             unique=True,
             sqlite_where=text("deleted_at IS NULL"),
             postgresql_where=text("deleted_at IS NULL"),

@@ -1,10 +1,12 @@
-"""Results: what was made of a file. One per content per company (no second booking)."""
+"""Results: what was made of a file. One live result per content and result type in a
+company (no second booking)."""
 
 from __future__ import annotations
 
 import re
 import uuid
 from collections.abc import Collection
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -13,29 +15,88 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from storage.db import locked
-from storage.models import Company, Result
+from storage.models import Company, Result, Upload
+
+Content = tuple[uuid.UUID, str]  # company, sha256
+Booking = tuple[uuid.UUID, str, str]  # company, sha256, result type
 
 
-def live_result_for_content(session: Session, company_id: uuid.UUID, sha256: str) -> Result | None:
+@dataclass(frozen=True, slots=True)
+class LiveResult:
+    """A live result of a content, and the documentTypes of the uploads completed with it
+    (what it was read as, and what it answered since)."""
+
+    id: uuid.UUID
+    type: str
+    read_as: frozenset[str]
+
+
+def live_result_for_content(
+    session: Session, company_id: uuid.UUID, sha256: str, result_type: str
+) -> Result | None:
     statement = select(Result).where(
-        Result.company_id == company_id, Result.sha256 == sha256, Result.deleted_at.is_(None)
+        Result.company_id == company_id,
+        Result.sha256 == sha256,
+        Result.type == result_type,
+        Result.deleted_at.is_(None),
     )
     return session.scalars(statement).one_or_none()
 
 
+def live_results_for_bookings(
+    session: Session, bookings: Collection[Booking]
+) -> dict[Booking, tuple[uuid.UUID, str]]:
+    """The live results (id, type) booked for any of these (company, sha256, type)."""
+    if not bookings:
+        return {}
+    statement = select(Result.company_id, Result.sha256, Result.id, Result.type).where(
+        Result.company_id.in_({company for company, _, _ in bookings}),
+        Result.sha256.in_({sha256 for _, sha256, _ in bookings}),
+        Result.deleted_at.is_(None),
+    )
+    found = {
+        (row.company_id, row.sha256, row.type): (row.id, row.type)
+        for row in session.execute(statement)
+    }
+    return {booking: found[booking] for booking in bookings if booking in found}
+
+
 def live_results_for_contents(
-    session: Session, contents: Collection[tuple[uuid.UUID, str]]
-) -> dict[tuple[uuid.UUID, str], tuple[uuid.UUID, str]]:
-    """The live results (id, type) booked for any of these (company, sha256) pairs."""
+    session: Session, contents: Collection[Content]
+) -> dict[Content, list[LiveResult]]:
+    """Every live result of these (company, sha256) pairs, oldest first."""
     if not contents:
         return {}
-    companies = {company for company, _ in contents}
-    hashes = {sha256 for _, sha256 in contents}
-    statement = select(Result.company_id, Result.sha256, Result.id, Result.type).where(
-        Result.company_id.in_(companies), Result.sha256.in_(hashes), Result.deleted_at.is_(None)
+    statement = (
+        select(Result.company_id, Result.sha256, Result.id, Result.type)
+        .where(
+            Result.company_id.in_({company for company, _ in contents}),
+            Result.sha256.in_({sha256 for _, sha256 in contents}),
+            Result.deleted_at.is_(None),
+        )
+        .order_by(Result.created_at, Result.id)
     )
-    found = {(row.company_id, row.sha256): (row.id, row.type) for row in session.execute(statement)}
-    return {pair: found[pair] for pair in contents if pair in found}
+    rows = [row for row in session.execute(statement) if (row.company_id, row.sha256) in contents]
+    read_as = _document_types_of(session, [row.id for row in rows])
+    found: dict[Content, list[LiveResult]] = {}
+    for row in rows:
+        live = LiveResult(row.id, row.type, frozenset(read_as.get(row.id, ())))
+        found.setdefault((row.company_id, row.sha256), []).append(live)
+    return found
+
+
+def _document_types_of(session: Session, result_ids: list[uuid.UUID]) -> dict[uuid.UUID, set[str]]:
+    if not result_ids:
+        return {}
+    statement = (
+        select(Upload.result_id, Upload.document_type)
+        .where(Upload.result_id.in_(result_ids))
+        .distinct()
+    )
+    types: dict[uuid.UUID, set[str]] = {}
+    for result_id, document_type in session.execute(statement):
+        types.setdefault(result_id, set()).add(document_type)
+    return types
 
 
 def lock_live_result(session: Session, result_id: uuid.UUID) -> Result | None:
@@ -47,14 +108,15 @@ def lock_live_result(session: Session, result_id: uuid.UUID) -> Result | None:
 def book_result(
     session: Session, company_id: uuid.UUID, sha256: str, result_type: str, data: dict[str, Any]
 ) -> Result:
-    """Store a result, or answer with the one another worker booked for the same content."""
+    """Store a result, or answer with the one another worker booked for the same content
+    and type."""
     result = new_result(company_id, sha256, result_type, data)
     try:
         with session.begin_nested():
             session.add(result)
             session.flush()
     except IntegrityError:
-        existing = live_result_for_content(session, company_id, sha256)
+        existing = live_result_for_content(session, company_id, sha256, result_type)
         if existing is None:
             raise
         return existing
@@ -64,7 +126,7 @@ def book_result(
 def new_result(
     company_id: uuid.UUID, sha256: str, result_type: str, data: dict[str, Any]
 ) -> Result:
-    """A result to add; the live (company, content) index refuses a second booking."""
+    """A result to add; the live (company, content, type) index refuses a second booking."""
     return Result(
         id=uuid.uuid4(),
         company_id=company_id,
