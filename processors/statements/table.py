@@ -1,0 +1,230 @@
+"""Finding a statement's transaction table from the evidence on the page, whatever the
+bank: a table row is a line whose cells at the start or the end (`lines.Line`) hold a
+date and an amount, and whose date lines up with the dates of most other such rows.
+
+Columns are the x positions (character columns of the layout text) where those cells
+line up: dates by their left edge, amounts by their right edge. A column's role (booking
+or value date; single signed amount, debit, credit, running balance) comes from the
+header word above it in six languages; without one, from the numbers themselves: a
+column that equals the previous balance plus the row's amount is the running balance,
+and two columns of which each row fills exactly one are debit and credit.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from processors.statements.lines import Kind, Line, Piece
+from processors.statements.vocabulary import (
+    CARRY,
+    CLOSING,
+    HEADER_TEXT,
+    HEADER_WORDS,
+    NEUTRAL_BALANCE,
+    OPENING,
+    PAGE_MARK,
+    SUMMARY,
+    Role,
+)
+
+TOLERANCE = 3
+"""Characters a column's cells may stray (OCR layout text strays most)."""
+HEADER_REACH = 4
+"""Lines above a page's first row searched for the table header."""
+HEADER_DISTANCE = 8
+AMOUNT_ROLES = (Role.AMOUNT, Role.DEBIT, Role.CREDIT, Role.BALANCE)
+
+
+@dataclass
+class Column:
+    left: int
+    right: int
+    count: int
+    role: Role | None = None
+
+
+@dataclass
+class Table:
+    rows: set[int]
+    booking: Column
+    value: Column | None
+    amounts: list[Column]
+    text_left: int
+    """Continuation lines start right of this (-1: anywhere)."""
+    text_right: int
+    """...and end before this."""
+    headers: set[int] = field(default_factory=set)
+
+    def column_of(self, piece: Piece) -> Column | None:
+        for column in self.amounts:
+            if piece.start < column.right and column.left < piece.end:
+                return column
+        return None
+
+
+def is_balance(line: Line) -> bool:
+    """A balance or carry-over line: never a transaction, and it ends one."""
+    text = line.text
+    if OPENING.search(text) or CLOSING.search(text):
+        return True
+    return bool(line.zone_amounts) and bool(NEUTRAL_BALANCE.search(text) or CARRY.search(text))
+
+
+def is_label(line: Line) -> bool:
+    """A balance, carry-over or totals line, or a page number: it ends a transaction."""
+    if is_balance(line) or PAGE_MARK.search(line.text):
+        return True
+    return bool(SUMMARY.search(line.text) and line.zone_amounts)
+
+
+def header_roles(line: Line) -> list[tuple[int, int, Role]]:
+    """(start, end, role) of the header words on a line that reads as a table header:
+    two or more header words, no amounts."""
+    if line.zone_amounts or any(p.kind is Kind.AMOUNT for p in line.pieces):
+        return []
+    found: list[tuple[int, int, Role]] = []
+    for role, pattern in HEADER_WORDS.items():
+        for match in pattern.finditer(line.text):
+            if not any(match.start() < end and start < match.end() for start, end, _ in found):
+                found.append((match.start(), match.end(), role))
+    texts = len(HEADER_TEXT.findall(line.text))
+    return found if len(found) + texts >= 2 else []
+
+
+def find_table(lines: list[Line]) -> Table | None:
+    candidates = [
+        index
+        for index, line in enumerate(lines)
+        if line.zone_dates and line.zone_amounts and not is_balance(line)
+    ]
+    if not candidates:
+        return None
+    booking = _best_cluster(lines[i].zone_dates[0].start for i in candidates)
+    rows = {i for i in candidates if abs(lines[i].zone_dates[0].start - booking) <= TOLERANCE}
+    headers, words = _headers(lines, rows)
+    amounts = _amount_columns([lines[i] for i in sorted(rows)], words)
+    if not amounts:
+        return None
+    value = _value_column(lines, rows, booking)
+    booking_column = Column(booking, booking, len(rows))
+    table = Table(rows, booking_column, value, amounts, -1, _text_right(lines, rows, amounts))
+    if all(lines[i].lead and lines[i].lead[0].kind is Kind.DATE for i in rows):
+        table.text_left = booking + TOLERANCE
+    table.headers = headers
+    _apply_roles(table, words)
+    return table
+
+
+def _clusters(positions: Iterable[int]) -> list[tuple[int, int]]:
+    """(position, count) of positions within `TOLERANCE` of each other, most first."""
+    counts = Counter(positions)
+    clusters: list[tuple[int, int]] = []
+    for position, _ in counts.most_common():
+        if any(abs(position - other) <= TOLERANCE for other, _ in clusters):
+            continue
+        near = sum(c for p, c in counts.items() if abs(p - position) <= TOLERANCE)
+        clusters.append((position, near))
+    return sorted(clusters, key=lambda item: (-item[1], item[0]))
+
+
+def _best_cluster(positions: Iterable[int]) -> int:
+    return _clusters(positions)[0][0]
+
+
+def _amount_columns(rows: list[Line], words: list[tuple[int, int, Role]]) -> list[Column]:
+    """Amounts whose spans overlap form a column (right-aligned amounts of different
+    lengths overlap at their right); a column needs two rows, or a header word with an
+    amount role above it, or to hold the only amount of a row."""
+    spans = sorted((p.start, p.end) for line in rows for p in line.zone_amounts)
+    merged: list[Column] = []
+    for start, end in spans:
+        if merged and start <= merged[-1].right:
+            merged[-1].right = max(merged[-1].right, end)
+            merged[-1].count += 1
+        else:
+            merged.append(Column(start, end, 1))
+    minimum = 1 if len(rows) <= 3 else 2
+    headed = [(s, e) for s, e, role in words if role in AMOUNT_ROLES]
+    kept = [
+        column
+        for column in merged
+        if column.count >= minimum or any(_near(column, s, e) for s, e in headed)
+    ]
+    for line in rows:
+        if not any(_overlaps(p, column) for p in line.zone_amounts for column in kept):
+            last = line.zone_amounts[-1]
+            kept.extend(c for c in merged if _overlaps(last, c) and c not in kept)
+    return sorted(kept, key=lambda column: column.right)
+
+
+def _near(column: Column, start: int, end: int) -> bool:
+    return max(0, start - column.right, column.left - end) <= HEADER_DISTANCE
+
+
+def _overlaps(piece: Piece, column: Column) -> bool:
+    return piece.start < column.right and column.left < piece.end
+
+
+def _value_column(lines: list[Line], rows: set[int], booking: int) -> Column | None:
+    others = [
+        piece.start
+        for i in rows
+        for piece in lines[i].zone_dates[1:]
+        if abs(piece.start - booking) > TOLERANCE
+    ]
+    if not others:
+        return None
+    position, count = _clusters(others)[0]
+    return Column(position, position, count)
+
+
+def _text_right(lines: list[Line], rows: set[int], amounts: list[Column]) -> int:
+    """Where the trailing cells begin: text never reaches into them."""
+    starts = [lines[i].trail[0].start for i in rows if lines[i].trail]
+    leftmost_amount = min(column.left for column in amounts)
+    return min([*starts, leftmost_amount])
+
+
+def _headers(lines: list[Line], rows: set[int]) -> tuple[set[int], list[tuple[int, int, Role]]]:
+    """The header lines above each page's first row, and their words with roles."""
+    headers: set[int] = set()
+    words: list[tuple[int, int, Role]] = []
+    for first in _first_rows_of_pages(lines, rows):
+        for index in range(max(0, first - HEADER_REACH), first):
+            found = header_roles(lines[index])
+            if found:
+                headers.add(index)
+                words.extend(found)
+    return headers, words
+
+
+def _apply_roles(table: Table, words: list[tuple[int, int, Role]]) -> None:
+    date_roles = (Role.BOOKING, Role.VALUE)
+    for column in table.amounts:
+        column.role = _nearest_role(words, column, AMOUNT_ROLES)
+    booking_role = _nearest_role(words, table.booking, date_roles)
+    value_role = _nearest_role(words, table.value, date_roles) if table.value else None
+    if table.value is not None and booking_role is Role.VALUE and value_role is not Role.VALUE:
+        table.booking, table.value = table.value, table.booking
+
+
+def _first_rows_of_pages(lines: list[Line], rows: set[int]) -> list[int]:
+    firsts: dict[int, int] = {}
+    for index in sorted(rows):
+        firsts.setdefault(lines[index].page, index)
+    return list(firsts.values())
+
+
+def _nearest_role(
+    words: list[tuple[int, int, Role]], column: Column, roles: tuple[Role, ...]
+) -> Role | None:
+    best: tuple[int, Role] | None = None
+    for start, end, role in words:
+        if role not in roles:
+            continue
+        distance = max(0, start - column.right, column.left - end)
+        if distance <= HEADER_DISTANCE and (best is None or distance < best[0]):
+            best = (distance, role)
+    return best[1] if best else None
