@@ -1,16 +1,23 @@
 """SEPA payment files: pain.001 (credit transfer) and pain.008 (direct debit) initiation.
 
-Every ISO 20022 version is read by element names, which are stable across versions
-(pain.001.001.03 .. .12, the German pain.001.002.03 / .003.03, pain.008 alike). The group
-header's transaction count and control sum are checked against the payments. Versions
-whose XSD a registry package ships (see scripts/install_rules.py) are also validated
-against it; for the others only the structural checks run, and the outcome says so.
+Every ISO 20022 version (pain.001.001.03 .. .12, pain.008.001.02 .. .11) and the national
+variants (German DK pain.001.002.03 / .003.03, pain.008.002.02 / .003.02; Swiss SIX
+pain.001.001.03.ch.02 and alike) are read by element names, which they share. Checks, in
+order (docs/einvoice.md, "SEPA variants"):
+1. the XML Schema of the version, or for a variant the ISO schema it restricts, where a
+   registry package ships it (processors/sepa_messages.py);
+2. every version: the elements every ISO schema requires (group header with message id,
+   creation time, transaction count and initiating party; payment information with id,
+   method and at least one transaction; end-to-end id, amount and currency per payment);
+3. every version: the transaction counts and control sums of the group header and of each
+   payment information block against the payments;
+4. IBAN check digits and lengths, reported as warnings: a wrong IBAN makes the bank
+   refuse that payment, it does not make the file something else.
 """
 
 from __future__ import annotations
 
 import re
-import threading
 from dataclasses import asdict, dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -27,19 +34,28 @@ from processors.base import (
     ProcessingError,
     ResultType,
 )
-from processors.xmlsafe import XmlRejectedError, make_parser, parse_xml, peek_root
+from processors.sepa_messages import (
+    SchemaError,
+    check_schema,
+    compile_schemas,
+    message_type_of,
+)
+from processors.text_values import IBAN_LENGTHS, iban_valid
+from processors.xmlsafe import XmlRejectedError, parse_xml, peek_root
 
-_NAMESPACE = re.compile(r"^urn:iso:std:iso:20022:tech:xsd:(pain\.00[18]\.\d{3}\.\d{2})$")
+__all__ = ["SepaProcessor", "compile_schemas", "message_type", "read_payment_file"]
+
 _KINDS = {"CstmrCdtTrfInitn": "credit_transfer", "CstmrDrctDbtInitn": "direct_debit"}
 SCORE_SEPA = 90
 _TAKES = frozenset(
     {DocumentType.AUTO, DocumentType.SUPPLIER_INVOICE, DocumentType.CUSTOMER_INVOICE}
 )
+_CURRENCY = re.compile(r"^[A-Z]{3}$")
 
 
 def message_type(namespace: str | None) -> str | None:
-    match = _NAMESPACE.match(namespace or "")
-    return match.group(1) if match else None
+    message = message_type_of(namespace)
+    return message.name if message else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,37 +102,41 @@ def read_payment_file(data: bytes, rules_root: Path | None = None) -> dict[str, 
     except XmlRejectedError as exc:
         raise _invalid(str(exc)) from exc
     root = tree.getroot()
-    version = message_type(etree.QName(root).namespace)
-    if version is None or len(root) == 0 or etree.QName(root[0]).localname not in _KINDS:
+    message = message_type_of(etree.QName(root).namespace)
+    if message is None or len(root) == 0 or etree.QName(root[0]).localname not in _KINDS:
         raise _invalid("not a SEPA pain.001 / pain.008 initiation message")
-    schema_checked = _check_schema(tree, version, rules_root)
+    try:
+        schema = check_schema(tree, message, rules_root)
+    except SchemaError as exc:
+        raise _invalid(str(exc)) from exc
     reader = _Reader(etree.QName(root).namespace or "")
     initiation = root[0]
     kind = _KINDS[etree.QName(initiation).localname]
-    payments = reader.payments(initiation, kind)
     header = reader.first(initiation, "p:GrpHdr")
-    declared_count = reader.text(header, "p:NbOfTxs")
-    declared_sum = reader.text(header, "p:CtrlSum")
-    _check_totals(payments, declared_count, declared_sum, "group header")
-    for info in reader.nodes(initiation, "p:PmtInf"):
-        own = [p for p in payments if p.payment_info_id == reader.text(info, "p:PmtInfId")]
-        _check_totals(
-            own,
-            reader.text(info, "p:NbOfTxs"),
-            reader.text(info, "p:CtrlSum"),
-            f"payment information {reader.text(info, 'p:PmtInfId')!r}",
-        )
+    blocks = [(info, reader.payments(info, kind)) for info in reader.nodes(initiation, "p:PmtInf")]
+    _check_required(reader, header, blocks)
+    payments = [payment for _, own in blocks for payment in own]
+    _check_totals(
+        payments, reader.text(header, "p:NbOfTxs"), reader.text(header, "p:CtrlSum"), "group header"
+    )
+    for info, own in blocks:
+        where = f"payment information {reader.text(info, 'p:PmtInfId')!r}"
+        _check_totals(own, reader.text(info, "p:NbOfTxs"), reader.text(info, "p:CtrlSum"), where)
     return {
         "kind": kind,
-        "messageType": version,
+        "messageType": message.name,
         "messageId": reader.text(header, "p:MsgId"),
         "creationTime": reader.text(header, "p:CreDtTm"),
         "initiatingParty": reader.text(header, "p:InitgPty/p:Nm"),
         "numberOfTransactions": len(payments),
         "controlSum": str(sum((_decimal(p.amount) for p in payments), Decimal("0"))),
         "validation": {
-            "xsd": "passed" if schema_checked else "not available for this version",
-            "structure": "transaction count and control sums match the payments",
+            "xsd": schema.summary,
+            "schema": schema.schema,
+            "variant": message.variant,
+            "structure": "required elements present; "
+            "transaction count and control sums match the payments",
+            "warnings": _iban_warnings(reader.all_ibans(initiation)),
         },
         "payments": [_camel_keys(asdict(p)) for p in payments],
     }
@@ -124,6 +144,59 @@ def read_payment_file(data: bytes, rules_root: Path | None = None) -> dict[str, 
 
 def _invalid(message: str) -> ProcessingError:
     return ProcessingError(FailureCode.UNREADABLE_DOCUMENT, f"Invalid SEPA payment file: {message}")
+
+
+_REQUIRED_IN_HEADER = ("p:MsgId", "p:CreDtTm", "p:NbOfTxs", "p:InitgPty")
+_REQUIRED_IN_BLOCK = ("p:PmtInfId", "p:PmtMtd")
+
+
+def _check_required(
+    reader: _Reader,
+    header: etree._Element | None,
+    blocks: list[tuple[etree._Element, list[Payment]]],
+) -> None:
+    """What every ISO version's schema requires, checked for versions without one too."""
+    if header is None:
+        raise _invalid("the group header (GrpHdr) is missing")
+    for path in _REQUIRED_IN_HEADER:
+        if reader.first(header, path) is None:
+            raise _invalid(f"the group header has no {path.removeprefix('p:')}")
+    if not blocks:
+        raise _invalid("the file has no payment information (PmtInf)")
+    for info, payments in blocks:
+        for path in _REQUIRED_IN_BLOCK:
+            if reader.text(info, path) is None:
+                raise _invalid(f"a payment information block has no {path.removeprefix('p:')}")
+        if not payments:
+            raise _invalid(
+                f"payment information {reader.text(info, 'p:PmtInfId')!r} has no payments"
+            )
+        for payment in payments:
+            _check_payment(payment)
+
+
+def _check_payment(payment: Payment) -> None:
+    where = f"payment {payment.end_to_end_id!r} of {payment.payment_info_id!r}"
+    if payment.end_to_end_id is None:
+        raise _invalid(f"a payment of {payment.payment_info_id!r} has no EndToEndId")
+    if payment.amount is None or _decimal(payment.amount) < 0:
+        raise _invalid(f"{where} has no amount, or a negative one")
+    if payment.currency is None or not _CURRENCY.match(payment.currency):
+        raise _invalid(f"{where} has no ISO 4217 currency code (Ccy)")
+
+
+def _iban_warnings(ibans: list[str]) -> list[str]:
+    warnings = []
+    for iban in dict.fromkeys(ibans):
+        compact = iban.replace(" ", "").upper()
+        expected = IBAN_LENGTHS.get(compact[:2])
+        if expected is not None and len(compact) != expected:
+            warnings.append(
+                f"IBAN {iban} has {len(compact)} characters; {compact[:2]} IBANs have {expected}"
+            )
+        elif not iban_valid(compact):
+            warnings.append(f"IBAN {iban} fails its check digits (ISO 7064 MOD 97-10)")
+    return warnings
 
 
 def _check_totals(
@@ -141,9 +214,12 @@ def _check_totals(
 
 def _decimal(value: str | None) -> Decimal:
     try:
-        return Decimal((value or "").strip())
+        number = Decimal((value or "").strip())
     except InvalidOperation as exc:
         raise _invalid(f"{value!r} is not an amount") from exc
+    if not number.is_finite():
+        raise _invalid(f"{value!r} is not an amount")
+    return number
 
 
 def _camel_keys(values: dict[str, Any]) -> dict[str, Any]:
@@ -188,76 +264,34 @@ class _Reader:
         parts = [*unstructured, *([structured] if structured else [])]
         return " ".join(parts) or None
 
-    def payments(self, initiation: etree._Element, kind: str) -> list[Payment]:
+    def all_ibans(self, initiation: etree._Element) -> list[str]:
+        return [node.text.strip() for node in self.nodes(initiation, ".//p:IBAN") if node.text]
+
+    def payments(self, info: etree._Element, kind: str) -> list[Payment]:
+        """The payments of one payment information block (PmtInf)."""
         credit = kind == "credit_transfer"
         own, other, tx_tag = (
             ("Dbtr", "Cdtr", "CdtTrfTxInf") if credit else ("Cdtr", "Dbtr", "DrctDbtTxInf")
         )
         date_tag = "p:ReqdExctnDt" if credit else "p:ReqdColltnDt"
+        requested = self.text(info, f"{date_tag}/p:Dt") or self.text(info, date_tag)
         payments = []
-        for info in self.nodes(initiation, "p:PmtInf"):
-            requested = self.text(info, f"{date_tag}/p:Dt") or self.text(info, date_tag)
-            for tx in self.nodes(info, f"p:{tx_tag}"):
-                amount_node = (
-                    self.first(tx, "p:Amt/p:InstdAmt") if credit else self.first(tx, "p:InstdAmt")
+        for tx in self.nodes(info, f"p:{tx_tag}"):
+            amount_node = self.first(tx, "p:Amt/p:InstdAmt" if credit else "p:InstdAmt")
+            payments.append(
+                Payment(
+                    payment_info_id=self.text(info, "p:PmtInfId"),
+                    requested_date=requested,
+                    end_to_end_id=self.text(tx, "p:PmtId/p:EndToEndId"),
+                    amount=self.text(amount_node, "."),
+                    currency=amount_node.get("Ccy") if amount_node is not None else None,
+                    name=self.text(tx, f"p:{other}/p:Nm"),
+                    iban=self.text(tx, f"p:{other}Acct/p:Id/p:IBAN"),
+                    bic=self.bic(self.first(tx, f"p:{other}Agt")),
+                    remittance_information=self.remittance(tx),
+                    mandate_id=self.text(tx, "p:DrctDbtTx/p:MndtRltdInf/p:MndtId"),
+                    own_name=self.text(info, f"p:{own}/p:Nm"),
+                    own_iban=self.text(info, f"p:{own}Acct/p:Id/p:IBAN"),
                 )
-                payments.append(
-                    Payment(
-                        payment_info_id=self.text(info, "p:PmtInfId"),
-                        requested_date=requested,
-                        end_to_end_id=self.text(tx, "p:PmtId/p:EndToEndId"),
-                        amount=amount_node.text.strip()
-                        if amount_node is not None and amount_node.text
-                        else None,
-                        currency=amount_node.get("Ccy") if amount_node is not None else None,
-                        name=self.text(tx, f"p:{other}/p:Nm"),
-                        iban=self.text(tx, f"p:{other}Acct/p:Id/p:IBAN"),
-                        bic=self.bic(self.first(tx, f"p:{other}Agt")),
-                        remittance_information=self.remittance(tx),
-                        mandate_id=self.text(tx, "p:DrctDbtTx/p:MndtRltdInf/p:MndtId"),
-                        own_name=self.text(info, f"p:{own}/p:Nm"),
-                        own_iban=self.text(info, f"p:{own}Acct/p:Id/p:IBAN"),
-                    )
-                )
+            )
         return payments
-
-
-# --- XSD -------------------------------------------------------------------------------
-
-_schemas: dict[Path, etree.XMLSchema] = {}
-_schemas_lock = threading.Lock()
-
-
-def sepa_xsd(version: str, rules_root: Path | None = None) -> Path | None:
-    from processors.einvoice.rules import default_rules_dir  # one rules root for all kinds
-
-    path = (rules_root or default_rules_dir()) / "sepa" / f"{version}.xsd"
-    return path if path.is_file() else None
-
-
-def compile_schemas(rules_root: Path | None = None) -> int:
-    """Compile every SEPA schema now (a worker's warm-up); returns how many."""
-    from processors.einvoice.rules import default_rules_dir
-
-    paths = sorted(((rules_root or default_rules_dir()) / "sepa").glob("*.xsd"))
-    for path in paths:
-        _schema(path)
-    return len(paths)
-
-
-def _schema(path: Path) -> etree.XMLSchema:
-    with _schemas_lock:
-        if path not in _schemas:
-            _schemas[path] = etree.XMLSchema(etree.parse(str(path), parser=make_parser()))
-        return _schemas[path]
-
-
-def _check_schema(tree: etree._ElementTree, version: str, rules_root: Path | None) -> bool:
-    path = sepa_xsd(version, rules_root)
-    if path is None:
-        return False
-    schema = _schema(path)
-    if not schema.validate(tree):
-        first_error = schema.error_log[0]  # type: ignore[index]
-        raise _invalid(f"{version} XML Schema: line {first_error.line}: {first_error.message}")
-    return True
