@@ -314,3 +314,8 @@ class TransactionConfirmation(Base):
     position: Mapped[int] = mapped_column(primary_key=True)
     confirmed_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id"))
     confirmed_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+# The webhook tables are in a module of their own; importing it here puts them in the one
+# metadata that migrations and the drift test compare.
+from storage import webhook_models  # noqa: E402, F401

@@ -14,7 +14,6 @@ from api.deps import CompanyIdDep, ReadSessionDep, Services, ServicesDep, api_ke
 from api.errors import problem_responses
 from api.intake import ReceivedForm, receive_file
 from api.v1.forms import BATCH_FORM, UPLOAD_FORM, created_links
-from api.v1.presenters import present_batch, upload_out
 from api.v1.schemas import BatchOut, UploadOut
 from processors.archive import (
     ArchiveLimits,
@@ -28,6 +27,7 @@ from storage.idempotency import Claim, IntakeRequest, claim_batch, claim_upload,
 from storage.models import Batch, Upload
 from storage.repositories import batches as batch_repo
 from storage.repositories.upload_views import upload_view, view_of
+from storage.resources import present_batch, upload_out
 from storage.states import ACTIVE_STATUSES, BatchStatus, UploadStatus
 
 router = APIRouter(prefix="/v1", tags=["uploads"], dependencies=[Security(api_key_scheme)])

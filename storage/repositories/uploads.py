@@ -7,6 +7,7 @@ from sqlalchemy.orm import Session
 
 from storage.models import Result, StatusChange, Upload
 from storage.states import UploadStatus
+from storage.webhook_outbox import note_upload
 
 
 def get_upload(session: Session, company_id: uuid.UUID, upload_id: uuid.UUID) -> Upload | None:
@@ -58,14 +59,18 @@ def add_uploads(session: Session, uploads: list[tuple[Upload, UploadStatus]]) ->
     changes = [upload.set_status(initial) for upload, initial in uploads]
     session.add_all([upload for upload, _ in uploads])
     session.flush()
+    for upload, _ in uploads:
+        note_upload(session, upload)
     session.add_all(changes)
     session.flush()
 
 
 def change_status(session: Session, upload: Upload, target: UploadStatus) -> None:
     """Move an existing upload through the guarded setter and add its history row; the
-    next flush writes both (one flush for many uploads costs a fraction of many)."""
+    next flush writes both (one flush for many uploads costs a fraction of many). A
+    terminal status is noted for the webhook outbox, written at commit."""
     session.add(upload.set_status(target))
+    note_upload(session, upload)
 
 
 def count_with_status(session: Session, status: UploadStatus) -> int:

@@ -21,6 +21,7 @@ from storage.db import locked
 from storage.models import Batch, Upload, utcnow
 from storage.repositories.uploads import change_status
 from storage.states import ACTIVE_STATUSES, UnpackState, UploadStatus
+from storage.webhook_outbox import note_batch_finished
 
 # A document (or archive) whose reading process died twice is not tried a third time.
 MAX_CRASHES = 2
@@ -234,11 +235,13 @@ def extend_batch_lease(session: Session, batch_id: uuid.UUID, owner: str, lease:
 
 
 def finish_batch(session: Session, batch_id: uuid.UUID, owner: str) -> None:
-    session.execute(
+    result = session.execute(
         update(Batch)
         .where(Batch.id == batch_id, Batch.lease_owner == owner)
         .values(finished_at=utcnow(), lease_owner=None, lease_expires_at=None)
     )
+    if result.rowcount:  # type: ignore[attr-defined]
+        note_batch_finished(session, batch_id)
 
 
 def fail_batch(session: Session, batch: Batch, code: str, message: str) -> None:
@@ -246,6 +249,7 @@ def fail_batch(session: Session, batch: Batch, code: str, message: str) -> None:
     batch.error_code, batch.error_message = code, message
     batch.finished_at = utcnow()
     batch.lease_owner = batch.lease_expires_at = None
+    note_batch_finished(session, batch.id)
 
 
 def positions_of(session: Session, batch_id: uuid.UUID) -> set[int]:
