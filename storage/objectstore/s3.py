@@ -1,143 +1,22 @@
-"""Object store: a local directory (embedded default) or S3 through the minio client.
-
-Writers take chunks as they arrive, so no request is ever held whole in memory, and
-publish the object only on `commit()`; `abort()` leaves nothing behind. Readers are
-seekable file objects, so `zipfile` can read an archive's central directory with two
-range requests instead of downloading the archive.
-"""
+"""S3 through the minio client: multipart uploads fed through a bounded queue, seekable
+reads by range requests, and store trouble turned into ServiceUnavailable."""
 
 from __future__ import annotations
 
 import io
-import os
 import queue
-import shutil
 import threading
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
-from typing import BinaryIO, Protocol
+from typing import BinaryIO
 
 import urllib3
 from minio import Minio
 from minio.error import S3Error
 
 from storage.errors import ServiceUnavailable
+from storage.objectstore.base import ObjectMissing, ObjectWriter, safe_relative
 from storage.settings import MIB, Settings
-
-
-class ObjectMissing(LookupError):
-    """The store answered, and the object is not there."""
-
-
-class ObjectWriter(Protocol):
-    def write(self, chunk: bytes | bytearray) -> None: ...
-
-    def commit(self) -> None: ...
-
-    def abort(self) -> None: ...
-
-
-class ObjectStore(Protocol):
-    def open_writer(self, key: str) -> ObjectWriter: ...
-
-    def open_reader(self, key: str) -> BinaryIO: ...
-
-    def read_bytes(self, key: str) -> bytes: ...
-
-    def exists(self, key: str) -> bool: ...
-
-    def delete(self, key: str) -> None: ...
-
-    def list_keys(self, prefix: str = "") -> list[str]: ...
-
-    def reader_location(self, prefix: str) -> tuple[str, dict[str, str]]:
-        """Where readers outside this store (polars, pyarrow) find the objects under
-        `prefix`: a path or `s3://` URL, and the storage options to pass them."""
-        ...
-
-    def ping(self) -> None:
-        """Raise ServiceUnavailable when the store does not answer."""
-        ...
-
-
-def _safe_relative(key: str) -> Path:
-    """Keys are ours (uuids and fixed words), but refuse anything path-like anyway."""
-    parts = key.split("/")
-    if not key or any(part in ("", ".", "..") for part in parts) or "\\" in key or "\0" in key:
-        raise ValueError(f"invalid object key {key!r}")
-    return Path(*parts)
-
-
-class _LocalWriter:
-    def __init__(self, final_path: Path, tmp_dir: Path) -> None:
-        self._final = final_path
-        self._tmp = tmp_dir / f"{uuid.uuid4()}.part"
-        self._file: BinaryIO | None = open(self._tmp, "wb")  # noqa: SIM115
-
-    def write(self, chunk: bytes | bytearray) -> None:
-        assert self._file is not None, "writer is closed"
-        self._file.write(chunk)
-
-    def commit(self) -> None:
-        assert self._file is not None, "writer is closed"
-        self._file.close()
-        self._file = None
-        self._final.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(self._tmp, self._final)
-
-    def abort(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
-        self._tmp.unlink(missing_ok=True)
-
-
-class LocalDirStore:
-    def __init__(self, root: Path) -> None:
-        self.root = root.resolve()
-        self._tmp = self.root / ".tmp"
-        self._tmp.mkdir(parents=True, exist_ok=True)
-
-    def _path(self, key: str) -> Path:
-        return self.root / _safe_relative(key)
-
-    def open_writer(self, key: str) -> ObjectWriter:
-        return _LocalWriter(self._path(key), self._tmp)
-
-    def open_reader(self, key: str) -> BinaryIO:
-        try:
-            return open(self._path(key), "rb")
-        except FileNotFoundError as exc:
-            raise ObjectMissing(key) from exc
-
-    def read_bytes(self, key: str) -> bytes:
-        try:
-            return self._path(key).read_bytes()
-        except FileNotFoundError as exc:
-            raise ObjectMissing(key) from exc
-
-    def exists(self, key: str) -> bool:
-        return self._path(key).is_file()
-
-    def delete(self, key: str) -> None:
-        self._path(key).unlink(missing_ok=True)
-
-    def list_keys(self, prefix: str = "") -> list[str]:
-        keys = (
-            path.relative_to(self.root).as_posix()
-            for path in self.root.rglob("*")
-            if path.is_file() and self._tmp not in path.parents
-        )
-        return sorted(key for key in keys if key.startswith(prefix))
-
-    def reader_location(self, prefix: str) -> tuple[str, dict[str, str]]:
-        return str(self.root / _safe_relative(prefix)), {}
-
-    def ping(self) -> None:
-        if not self.root.is_dir() or not os.access(self.root, os.W_OK):
-            raise ServiceUnavailable("object store directory is not writable")
 
 
 class _WriterAborted(Exception):
@@ -356,7 +235,7 @@ class S3Store:
             self._client.make_bucket(self.bucket)
 
     def open_writer(self, key: str) -> ObjectWriter:
-        _safe_relative(key)
+        safe_relative(key)
         return _S3Writer(self._client, self.bucket, key)
 
     def open_reader(self, key: str) -> BinaryIO:
@@ -394,25 +273,10 @@ class S3Store:
     def reader_location(self, prefix: str) -> tuple[str, dict[str, str]]:
         if self._reader_options is None:
             raise RuntimeError("this S3Store was made without reader options")
-        return f"s3://{self.bucket}/{_safe_relative(prefix).as_posix()}", dict(self._reader_options)
+        return f"s3://{self.bucket}/{safe_relative(prefix).as_posix()}", dict(self._reader_options)
 
     def ping(self) -> None:
         try:
             self._client.bucket_exists(self.bucket)
         except Exception as exc:
             raise ServiceUnavailable(f"object store does not answer: {exc}") from exc
-
-
-def build_object_store(settings: Settings, create_bucket: bool = True) -> ObjectStore:
-    """The configured store. Workers pass `create_bucket=False`: the API makes the
-    bucket, and a worker that starts while S3 is away must wait, not fail."""
-    if settings.s3_endpoint:
-        store = S3Store.from_settings(settings)
-        if create_bucket:
-            store.ensure_bucket()
-        return store
-    return LocalDirStore(settings.object_store_dir)
-
-
-def remove_local_store(root: Path) -> None:
-    shutil.rmtree(root, ignore_errors=True)
