@@ -23,7 +23,7 @@ from processors.base import (
 from processors.pdf_text import read_pdf_text
 from processors.statements.lines import split_line
 from processors.statements.output import statement_data
-from processors.statements.reading import Reading, balances, transactions
+from processors.statements.reading import Reading, balances, opening_balance, transactions
 from processors.statements.table import find_table
 from processors.statements.tokens import decimal_comma
 from processors.statements.vocabulary import CLOSING, OPENING, STATEMENT_WORDS
@@ -86,6 +86,6 @@ def parse(pages: str | Sequence[str]) -> Reading:
         for text in lines_of(page)
     ]
     table = find_table(lines)
-    found = transactions(lines, table) if table is not None else []
+    found = transactions(lines, table, opening_balance(lines)) if table is not None else []
     opening, closing = balances(lines, found)
     return Reading(tuple(found), opening, closing)

@@ -57,7 +57,9 @@ class Reading:
         return self.opening + total == self.closing
 
 
-def transactions(lines: list[Line], table: Table) -> list[Transaction]:
+def transactions(
+    lines: list[Line], table: Table, opening: Decimal | None = None
+) -> list[Transaction]:
     found: list[Transaction] = []
     current: Transaction | None = None
     page = -1
@@ -73,7 +75,7 @@ def transactions(lines: list[Line], table: Table) -> list[Transaction]:
             current = None
             continue
         _add(current, line, table)
-    _resolve_signs(found)
+    _resolve_signs(found, opening)
     return found
 
 
@@ -150,10 +152,11 @@ def _add(current: Transaction, line: Line, table: Table) -> None:
         current.purpose.append(text)
 
 
-def _resolve_signs(found: list[Transaction]) -> None:
-    """Signs for amounts printed without one: from the running balance, else from the
-    column's convention (unsigned beside only credit-marked amounts are debits)."""
-    previous: Decimal | None = None
+def _resolve_signs(found: list[Transaction], opening: Decimal | None) -> None:
+    """Signs for amounts printed without one: from the running balance (the first from
+    the opening balance), else from the column's convention (unsigned beside only
+    credit-marked amounts are debits)."""
+    previous = opening
     for transaction in found:
         unsigned = transaction.printed_sign == 0
         if transaction.balance is not None and previous is not None and unsigned:
@@ -174,6 +177,12 @@ def _debits_beside_credit_marks(found: list[Transaction]) -> None:
         for transaction in found:
             if transaction.printed_sign == 0:
                 transaction.amount = -transaction.amount
+
+
+def opening_balance(lines: list[Line]) -> Decimal | None:
+    """The opening balance as printed (before a card's perspective is known)."""
+    found = _labelled(lines, OPENING, last=False)
+    return found[1] if found else None
 
 
 def balances(lines: list[Line], found: list[Transaction]) -> tuple[Decimal | None, Decimal | None]:

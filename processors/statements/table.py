@@ -12,9 +12,11 @@ and two columns of which each row fills exactly one are debit and credit.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from processors.statements.lines import Kind, Line, Piece
 from processors.statements.vocabulary import (
@@ -34,6 +36,8 @@ TOLERANCE = 3
 HEADER_REACH = 4
 """Lines above a page's first row searched for the table header."""
 HEADER_DISTANCE = 8
+RUNNING_SHARE = 0.8
+"""Share of consecutive rows whose balances differ by the row's amount."""
 AMOUNT_ROLES = (Role.AMOUNT, Role.DEBIT, Role.CREDIT, Role.BALANCE)
 
 
@@ -114,6 +118,8 @@ def find_table(lines: list[Line]) -> Table | None:
         table.text_left = booking + TOLERANCE
     table.headers = headers
     _apply_roles(table, words)
+    if len(amounts) >= 2 and all(column.role is None for column in amounts):
+        _roles_from_numbers(lines, table)
     return table
 
 
@@ -208,6 +214,30 @@ def _apply_roles(table: Table, words: list[tuple[int, int, Role]]) -> None:
     value_role = _nearest_role(words, table.value, date_roles) if table.value else None
     if table.value is not None and booking_role is Role.VALUE and value_role is not Role.VALUE:
         table.booking, table.value = table.value, table.booking
+
+
+def _roles_from_numbers(lines: list[Line], table: Table) -> None:
+    """Without header words: the rightmost column is the running balance when each of
+    its values differs from the one before by the row's other amount; of two columns
+    left beside it, the first is debit and the second credit."""
+    *others, last = table.amounts
+    pairs: list[tuple[Decimal, Decimal]] = []
+    for index in sorted(table.rows):
+        cells = {id(table.column_of(p)): p.money for p in lines[index].zone_amounts if p.money}
+        balance, amount = (
+            cells.get(id(last)),
+            next((cells[id(c)] for c in others if id(c) in cells), None),
+        )
+        if balance is not None and amount is not None:
+            pairs.append((balance.value, amount.magnitude))
+    steps = [abs(b - a) == m for (a, _), (b, m) in itertools.pairwise(pairs)]
+    if not steps or sum(steps) < RUNNING_SHARE * len(steps):
+        return
+    last.role = Role.BALANCE
+    if len(others) == 1:
+        others[0].role = Role.AMOUNT
+    elif len(others) == 2:
+        others[0].role, others[1].role = Role.DEBIT, Role.CREDIT
 
 
 def _first_rows_of_pages(lines: list[Line], rows: set[int]) -> list[int]:

@@ -34,7 +34,7 @@ for _number, _names in enumerate(
         "september sep sept septembre septiembre settembre set",
         "october oct oktober okt octobre oktober octubre ottobre ott",
         "november nov novembre noviembre",
-        "december dec dezember dez décembre decembre diciembre dic dicembre",
+        "december dec déc dezember dez décembre decembre diciembre dic dicembre",
     ),
     start=1,
 ):
