@@ -18,6 +18,8 @@ re-exports each class, so `from processors.errors import OverLimit` works too.
   into a ProcessingError
   + UnsafeXmlError (xmlsafe) - DOCTYPE, too large, too deep
   + MalformedXmlError (xmlsafe) - not well-formed
+* SchemaError (sepa_messages, a ValueError) - a SEPA file against its message's ISO
+  schema; sepa.py turns it into a ProcessingError
 * UnreadablePdfError (einvoice.pdf_attachment) - a PDF that cannot be opened
 * UnknownProfileError (einvoice.profiles, a ValueError) - an e-invoice profile not known
 * RulesNotInstalledError (einvoice.rules, a RuntimeError) - the validation rules are
@@ -40,6 +42,7 @@ from processors.ocr import OcrFailed, OcrUnavailable
 from processors.pdf_limits import OverLimit
 from processors.pipeline import IntakeRejected
 from processors.registry import NoProcessorFound
+from processors.sepa_messages import SchemaError
 from processors.xmlsafe import MalformedXmlError, UnsafeXmlError, XmlRejectedError
 
 __all__ = [
@@ -55,6 +58,7 @@ __all__ = [
     "OverLimit",
     "ProcessingError",
     "RulesNotInstalledError",
+    "SchemaError",
     "SourceUnreadable",
     "UnknownProfileError",
     "UnreadablePdfError",
