@@ -18,7 +18,7 @@ re-exports each class, so `from processors.errors import OverLimit` works too.
   into a ProcessingError
   + UnsafeXmlError (xmlsafe) - DOCTYPE, too large, too deep
   + MalformedXmlError (xmlsafe) - not well-formed
-* SchemaError (sepa_messages, a ValueError) - a SEPA file against its message's ISO
+* SchemaError (sepa_messages, a ValueError) - a SEPA file fails its message's ISO
   schema; sepa.py turns it into a ProcessingError
 * UnreadablePdfError (einvoice.pdf_attachment) - a PDF that cannot be opened
 * UnknownProfileError (einvoice.profiles, a ValueError) - an e-invoice profile not known
