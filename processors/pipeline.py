@@ -6,6 +6,7 @@ Steps (docs/processors.md):
 2. choose: the registry picks the processor with the highest score;
 3. process: that processor reads the file and returns an `Outcome` or raises
    `ProcessingError`.
+Every processor gets a PDF from its `%PDF-` header on (junk before it is dropped).
 Size limits and time limits belong to the caller (API and orchestrator).
 """
 
@@ -27,6 +28,7 @@ from processors.registry import NoProcessorFound, Registry, default_registry
 from processors.sniff import (
     XML_ROOT_WINDOW,
     Identified,
+    from_pdf_header,
     identify,
     xml_root,
     zip_directory_is_small,
@@ -58,6 +60,8 @@ def read_document(
     data: bytes, context: ProcessingContext, registry: Registry | None = None
 ) -> Outcome:
     kind = check_intake(data, context)
+    if kind is FileKind.PDF:
+        data = from_pdf_header(data)
     chosen = registry or default_registry()
     try:
         return chosen.process(data, kind, data[:HEAD_SIZE], context)

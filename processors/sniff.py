@@ -20,7 +20,11 @@ from lxml import etree
 from processors.base import FileKind
 
 PDF_HEADER_WINDOW = 1024
-"""Readers accept `%PDF-` anywhere in the first KiB (junk before the header happens)."""
+"""How much of the head is decoded to look for an XML prolog."""
+MAX_PDF_HEADER_OFFSET = 1024
+"""Junk before `%PDF-` that readers accept: PDFium looks for the header at offsets 0 to
+1,024 (mail gateways and download scripts prepend headers); beyond that, not a PDF."""
+_PDF_HEADER = b"%PDF-"
 
 _WHITESPACE = b" \t\r\n\f\v"
 _WHITESPACE_ONLY = re.compile(rb"[ \t\r\n\f\v]*\Z")
@@ -91,14 +95,28 @@ def identify(data_or_head: bytes) -> Identified:
     by_magic = _identify_by_magic(data_or_head)
     if by_magic is not None:
         return by_magic
-    if data_or_head.startswith(b"%PDF-"):
+    if data_or_head.startswith(_PDF_HEADER):
         return Identified(FileKind.PDF, "a PDF document")
     text = _decode_prolog(data_or_head)
     if text is not None and _looks_like_xml(text):
         return _identify_xml(data_or_head)
-    if b"%PDF-" in data_or_head[:PDF_HEADER_WINDOW]:
+    if pdf_header_offset(data_or_head) is not None:
         return Identified(FileKind.PDF, "a PDF document")
     return Identified(FileKind.UNKNOWN, "a file of an unknown type")
+
+
+def pdf_header_offset(data: bytes) -> int | None:
+    """Where `%PDF-` starts, when it starts within `MAX_PDF_HEADER_OFFSET` bytes."""
+    offset = data.find(_PDF_HEADER, 0, MAX_PDF_HEADER_OFFSET + len(_PDF_HEADER))
+    return offset if offset >= 0 else None
+
+
+def from_pdf_header(data: bytes) -> bytes:
+    """The PDF without the junk before its header, as readers see it: offsets inside a
+    PDF count from its header, and pypdf and PDFium then parse the same bytes (pypdf
+    alone would repair; the limits of `pdf_limits` must see what PDFium reads)."""
+    offset = pdf_header_offset(data)
+    return data[offset:] if offset else data
 
 
 def xml_root(head: bytes) -> XmlRoot | None:
