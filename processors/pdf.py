@@ -1,9 +1,10 @@
 """PDF helpers on pypdf: open from bytes, tell password protection, cheap text.
 
 Failure codes raised here:
-- `password_protected`: encrypted and the empty password opens it neither as user nor
-  as owner (so no viewer opens it without asking), or encrypted with a security
-  handler that needs a key we cannot have (certificate encryption).
+- `password_protected`: encrypted and the empty password is not its user password (an
+  empty owner password beside a real user password does not count: pypdf decrypts with
+  it, but PDFium, our renderer and Chrome's, asks for the user password), or encrypted
+  with a security handler that needs a key we cannot have (certificate encryption).
 - `unreadable_document`: pypdf cannot parse the file at all (truncated, corrupt, no
   pages). Sending the same bytes again cannot help, so this is a document failure and
   not `processing_failed`, which the spec reserves for retryable service trouble.
@@ -22,6 +23,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+import pypdfium2 as pdfium  # type: ignore[import-untyped]
+import pypdfium2.raw as pdfium_raw  # type: ignore[import-untyped]
 from pypdf import PasswordType, PdfReader
 from pypdf.errors import LimitReachedError
 
@@ -66,7 +69,7 @@ def open_pdf(data: bytes) -> PdfReader:
     apply_pdf_limits()
     with _contained_warnings():
         reader = _parse(data)
-        _unlock_without_password(reader)
+        unlock_without_password(reader, data)
         check_cross_references(reader, data)
         check_pages(reader)
         if _page_count(reader) == 0:
@@ -128,10 +131,15 @@ def _parse(data: bytes) -> PdfReader:
         raise ProcessingError(FailureCode.UNREADABLE_DOCUMENT, _NOT_OPENABLE) from error
 
 
-def _unlock_without_password(reader: PdfReader) -> None:
-    """pypdf already tried the empty password; asking again tells us whether it worked.
-    Either role counts: a file whose owner password is empty opens in common viewers
-    (qpdf and mupdf, for example, try the empty password as both)."""
+def unlock_without_password(reader: PdfReader, data: bytes) -> None:
+    """Decrypt an encrypted file with the empty password, or raise `password_protected`.
+
+    pypdf tries the empty password as owner password first, so its answer alone cannot
+    tell an empty user password (opens everywhere) from an empty owner password beside
+    a real user password (qpdf and mupdf open it, PDFium asks for the password). PDFium
+    renders and reads our pages and tries the empty password as user password only:
+    its answer decides.
+    """
     if not reader.is_encrypted:
         return
     try:
@@ -140,6 +148,20 @@ def _unlock_without_password(reader: PdfReader) -> None:
         raise ProcessingError(FailureCode.UNREADABLE_DOCUMENT, _NOT_OPENABLE) from error
     if not unlocked:
         raise ProcessingError(FailureCode.PASSWORD_PROTECTED, _PASSWORD_NEEDED)
+    check_cross_references(reader, data)  # what PDFium decodes when it opens the file
+    if _pdfium_asks_for_password(data):
+        raise ProcessingError(FailureCode.PASSWORD_PROTECTED, _PASSWORD_NEEDED)
+
+
+def _pdfium_asks_for_password(data: bytes) -> bool:
+    try:
+        pdfium.PdfDocument(data).close()
+    except pdfium.PdfiumError as error:
+        if error.err_code == pdfium_raw.FPDF_ERR_PASSWORD:
+            return True
+        # Not a password matter: the text falls back to pypdf (processors/pdf_text.py).
+        logger.info("PDFium cannot open an encrypted PDF pypdf decrypted: %s", error)
+    return False
 
 
 def _page_count(reader: PdfReader) -> int:

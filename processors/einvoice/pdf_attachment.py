@@ -17,6 +17,7 @@ from pypdf.errors import LimitReachedError, PdfReadError
 from pypdf.generic import DictionaryObject, EmbeddedFile, StreamObject
 
 from processors.einvoice.profiles import ROOTS
+from processors.pdf import unlock_without_password
 from processors.pdf_limits import MAX_ATTACHMENT_BYTES, OverLimit, apply_pdf_limits, decoded_data
 from processors.xmlsafe import MAX_XML_BYTES, peek_root
 
@@ -45,12 +46,13 @@ class _Candidate:
 
 
 class UnreadablePdfError(Exception):
-    """The PDF cannot be opened (corrupt or encrypted with a user password)."""
+    """The PDF cannot be opened (corrupt)."""
 
 
 def find_embedded_invoice(pdf: bytes) -> EmbeddedXml | None:
-    """The e-invoice attachment, or None. Raises `UnreadablePdfError`, and `OverLimit`
-    (`unreadable_document`) when the attachments decode to more than the limits allow."""
+    """The e-invoice attachment, or None. Raises `UnreadablePdfError`, `OverLimit`
+    (`unreadable_document`) when the attachments decode to more than the limits allow,
+    and `password_protected` (`processors/pdf.py` decides what needs a password)."""
     candidates = list(_embedded_files(_open(pdf)))
     budget = _Budget()
     for known in KNOWN_NAMES:
@@ -71,8 +73,7 @@ def _open(pdf: bytes) -> PdfReader:
     apply_pdf_limits()
     try:
         reader = PdfReader(io.BytesIO(pdf), strict=False)
-        if reader.is_encrypted and not reader.decrypt(""):
-            raise UnreadablePdfError("the PDF is encrypted with a password")
+        unlock_without_password(reader, pdf)
         return reader
     except LimitReachedError as exc:
         raise OverLimit(f"its structure is too large ({exc})") from exc
