@@ -22,6 +22,7 @@ ENTER = ROOT / "scripts" / "rehearse-enter.sh"
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 CONTROLLERS = ("cpu", "cpuacct", "memory")
 CFS_PERIOD_US = 100_000
+CPU_SHARES_PER_HOST = 1024
 INNER_LINK = "eth0"
 CUT_BAND = "1:20"
 
@@ -167,8 +168,19 @@ class Host:
             _drop_between(tc, link, direction, other.address)
 
     def heal(self) -> None:
-        run("ip", "netns", "exec", self.namespace, "tc", "qdisc", "del", "dev", INNER_LINK,
-            "root", check=False)  # fmt: skip
+        run(
+            "ip",
+            "netns",
+            "exec",
+            self.namespace,
+            "tc",
+            "qdisc",
+            "del",
+            "dev",
+            INNER_LINK,
+            "root",
+            check=False,
+        )
         run("tc", "qdisc", "del", "dev", self.outer_link, "root", check=False)
 
     def destroy(self) -> None:
@@ -185,11 +197,43 @@ def _drop_between(tc: tuple[str, ...], link: str, direction: str, address: str) 
     htb, blackhole and u32 it has). Everything else passes as before."""
     run(*tc, "qdisc", "add", "dev", link, "root", "handle", "1:", "htb", "default", "10")
     for band in ("1:10", CUT_BAND):
-        run(*tc, "class", "add", "dev", link, "parent", "1:", "classid", band, "htb",
-            "rate", "10gbit", "quantum", "60000")  # fmt: skip
+        run(
+            *tc,
+            "class",
+            "add",
+            "dev",
+            link,
+            "parent",
+            "1:",
+            "classid",
+            band,
+            "htb",
+            "rate",
+            "10gbit",
+            "quantum",
+            "60000",
+        )
     run(*tc, "qdisc", "add", "dev", link, "parent", CUT_BAND, "handle", "20:", "blackhole")
-    run(*tc, "filter", "add", "dev", link, "parent", "1:", "protocol", "ip", "prio", "1",
-        "u32", "match", "ip", direction, f"{address}/32", "flowid", CUT_BAND)  # fmt: skip
+    run(
+        *tc,
+        "filter",
+        "add",
+        "dev",
+        link,
+        "parent",
+        "1:",
+        "protocol",
+        "ip",
+        "prio",
+        "1",
+        "u32",
+        "match",
+        "ip",
+        direction,
+        f"{address}/32",
+        "flowid",
+        CUT_BAND,
+    )
 
 
 def _cgroup_pids(group: Path) -> list[int]:
@@ -239,9 +283,17 @@ class Network:
             run("ip", "link", "set", names.bridge, "up")
             for host in hosts:
                 host.create()
+            self._weigh_hosts_as_processes()
         except BaseException:
             self.destroy()
             raise
+
+    def _weigh_hosts_as_processes(self) -> None:
+        """Each host's cgroup weighs as much as one busy process outside (1024 shares);
+        their parent, which competes with the rest of the shared machine, weighs as much
+        as all hosts together, not as one process."""
+        parent = CGROUP_ROOT / "cpu" / self.names.cgroup_group
+        (parent / "cpu.shares").write_text(str(CPU_SHARES_PER_HOST * len(self.hosts)))
 
     def __getitem__(self, name: str) -> Host:
         return self.hosts[name]

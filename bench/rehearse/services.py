@@ -32,6 +32,7 @@ API_PORT = 8000
 S3_PORT = 8333
 WEED_PORTS = {"master": 9333, "volume": 8080, "filer": 8888}
 BUCKET = "docintake-rehearsal"
+ZOMBIE_RUNS = Path(__file__).parent / "zombie-runs.yaml"
 SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 PHONE_HOME_OFF = {
     "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
@@ -63,9 +64,19 @@ class HostPostgres(PostgresCluster):
             "-c max_connections=400 -c fsync=off"
         )
         pg_ctl = [
-            str(POSTGRES_BIN / "pg_ctl"), action, "-D", str(self.data), "-w", "-t", "120",
-            "-l", str(self.directory / "postgres.log"), "-o", options, *args,
-        ]  # fmt: skip
+            str(POSTGRES_BIN / "pg_ctl"),
+            action,
+            "-D",
+            str(self.data),
+            "-w",
+            "-t",
+            "120",
+            "-l",
+            str(self.directory / "postgres.log"),
+            "-o",
+            options,
+            *args,
+        ]
         done = subprocess.run(
             self.host.command(_as_cluster_owner(pg_ctl)),
             capture_output=True,
@@ -97,17 +108,42 @@ def seaweed_commands(host: Host, directory: Path) -> dict[str, list[str]]:
         (directory / part).mkdir(parents=True, exist_ok=True)
     bind = [f"-ip={ip}", f"-ip.bind={ip}"]
     return {
-        "weed-master": [weed, "master", *bind, f"-port={WEED_PORTS['master']}",
-                        f"-mdir={directory / 'master'}", "-telemetry=false",
-                        "-volumeSizeLimitMB=256", "-defaultReplication=000"],
-        "weed-volume": [weed, "volume", *bind, f"-port={WEED_PORTS['volume']}",
-                        f"-dir={directory / 'volume'}", f"-master={master}", "-max=200"],
-        "weed-filer": [weed, "filer", *bind, f"-port={WEED_PORTS['filer']}",
-                       f"-master={master}", f"-defaultStoreDir={directory / 'filer'}"],
-        "weed-s3": [weed, "s3", f"-ip.bind={ip}", f"-port={S3_PORT}",
-                    f"-filer={ip}:{WEED_PORTS['filer']}",
-                    f"-config={_s3_config(directory / 's3.json')}"],
-    }  # fmt: skip
+        "weed-master": [
+            weed,
+            "master",
+            *bind,
+            f"-port={WEED_PORTS['master']}",
+            f"-mdir={directory / 'master'}",
+            "-telemetry=false",
+            "-volumeSizeLimitMB=256",
+            "-defaultReplication=000",
+        ],
+        "weed-volume": [
+            weed,
+            "volume",
+            *bind,
+            f"-port={WEED_PORTS['volume']}",
+            f"-dir={directory / 'volume'}",
+            f"-master={master}",
+            "-max=200",
+        ],
+        "weed-filer": [
+            weed,
+            "filer",
+            *bind,
+            f"-port={WEED_PORTS['filer']}",
+            f"-master={master}",
+            f"-defaultStoreDir={directory / 'filer'}",
+        ],
+        "weed-s3": [
+            weed,
+            "s3",
+            f"-ip.bind={ip}",
+            f"-port={S3_PORT}",
+            f"-filer={ip}:{WEED_PORTS['filer']}",
+            f"-config={_s3_config(directory / 's3.json')}",
+        ],
+    }
 
 
 class Services:
@@ -126,6 +162,9 @@ class Services:
             **PHONE_HOME_OFF,
             "PREFECT_API_URL": self.prefect_url,
             "PREFECT_WORKER_QUERY_SECONDS": "1",
+            # Flow runs say they are alive, so a dead machine's run is marked crashed
+            # (zombie-runs.yaml) and the machine gets a run again when it comes back.
+            "PREFECT_FLOWS_HEARTBEAT_FREQUENCY": "30",
             "DOCINTAKE_HOME": str(ROOT),
             "DOCINTAKE_ENVIRONMENT": "production",
             "DOCINTAKE_SECRET_KEY": secrets.token_urlsafe(48),
@@ -174,8 +213,12 @@ class Services:
         """An operator's command on `host`, to its end; its output."""
         done = subprocess.run(
             self.hosts[host].command(argv),
-            env=self._env_for(host), cwd=ROOT, capture_output=True, text=True, timeout=600,
-        )  # fmt: skip
+            env=self._env_for(host),
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         if done.returncode:
             raise RuntimeError(f"{argv[:4]} on host {host}: {done.stderr.strip()[-2000:]}")
         return done.stdout
@@ -198,8 +241,18 @@ class Services:
         self.spawn("c", "dispatcher", [sys.executable, "-m", "api.cli", "dispatch"])
 
     def start_prefect_server(self) -> None:
-        argv = [*ORCHESTRATION_NICENESS, sys.executable, "-m", "prefect", "server", "start",
-                "--host", self.hosts["a"].address, "--port", str(PREFECT_PORT)]  # fmt: skip
+        argv = [
+            *ORCHESTRATION_NICENESS,
+            sys.executable,
+            "-m",
+            "prefect",
+            "server",
+            "start",
+            "--host",
+            self.hosts["a"].address,
+            "--port",
+            str(PREFECT_PORT),
+        ]
         process = self.spawn("a", "prefect-server", argv)
         _wait_http(f"{self.prefect_url}/health", 180, process)
 
@@ -207,23 +260,46 @@ class Services:
         _stop_group(self.processes.pop("a/prefect-server"))
 
     def _deploy(self) -> None:
-        """As `make run` does: the work pool and every deployment of prefect.yaml."""
+        """As `make run` does: the work pool and every deployment of prefect.yaml; and
+        the automation that marks a dead machine's flow runs crashed."""
         prefect = [sys.executable, "-m", "prefect", "--no-prompt"]
         self.on_host(
             "c", [*prefect, "work-pool", "create", "docintake", "--type", "process", "--overwrite"]
         )
         self.on_host("c", [*prefect, "deploy", "--all"])
+        self.on_host("c", [*prefect, "automation", "create", "--from-file", str(ZOMBIE_RUNS)])
 
     def start_api(self, host: str) -> None:
-        argv = [sys.executable, "-m", "api.cli", "serve", "--host", self.hosts[host].address,
-                "--port", str(API_PORT)]  # fmt: skip
+        argv = [
+            sys.executable,
+            "-m",
+            "api.cli",
+            "serve",
+            "--host",
+            self.hosts[host].address,
+            "--port",
+            str(API_PORT),
+        ]
         process = self.spawn(host, "api", argv)
         _wait_http(f"{self.api_url(host)}/healthz", 300, process)
 
     def start_worker(self, host: str) -> None:
         """A worker machine's service: the Prefect worker of the `docintake` pool."""
-        argv = [sys.executable, "-m", "prefect", "worker", "start", "--pool", "docintake",
-                "--type", "process", "--limit", "1", "--name", f"worker-{host}"]  # fmt: skip
+        argv = [
+            sys.executable,
+            "-m",
+            "prefect",
+            "worker",
+            "start",
+            "--pool",
+            "docintake",
+            "--type",
+            "process",
+            "--limit",
+            "1",
+            "--name",
+            f"worker-{host}",
+        ]
         self.spawn(host, "prefect-worker", argv)
 
     def forget_host(self, host: str) -> None:

@@ -1,0 +1,139 @@
+"""Throughput with 1, 2, 3 and 4 worker hosts under a sustained load of 100-document
+batches, and what each host's processes cost meanwhile (their cgroup's cpuacct), so a
+step that falls short of linear says whether the shared hosts or the machine held it."""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine
+
+from bench.rehearse.hosts import Host
+from bench.rehearse.load import Feeder, backlog, finished_between, hosts_holding_work
+from bench.rehearse.services import Services
+from storage.models import utcnow
+
+SHARED = ("a", "b", "c")
+# Batches a `serve-queue` run reads at once (flows/worker.py BATCHES_AT_ONCE), and one
+# more per host, so no host waits for a batch to be posted.
+BATCHES_QUEUED_PER_HOST = 3
+
+
+def machine_cpu() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine since boot, from /proc/stat."""
+    fields = [int(value) for value in Path("/proc/stat").read_text().split()[1:9]]
+    ticks = os.sysconf("SC_CLK_TCK")
+    idle = fields[3] + fields[4]
+    return (sum(fields) - idle) / ticks, sum(fields) / ticks
+
+
+@dataclass
+class Window:
+    """CPU of every host and of the machine over a stretch of time."""
+
+    hosts: dict[str, Host]
+    started: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.started = time.monotonic()
+        self.cpu = {name: host.cpu_seconds() for name, host in self.hosts.items()}
+        self.throttled = {name: host.throttled_seconds() for name, host in self.hosts.items()}
+        self.machine = machine_cpu()
+        self.load_before = os.getloadavg()
+
+    def report(self, worker_hosts: list[str]) -> dict[str, Any]:
+        seconds = time.monotonic() - self.started
+        used = {
+            name: round((host.cpu_seconds() - self.cpu[name]) / seconds, 3)
+            for name, host in self.hosts.items()
+        }
+        busy, total = machine_cpu()
+        cores = os.cpu_count() or 1
+        machine_busy = (busy - self.machine[0]) / (total - self.machine[1]) * cores
+        ours = sum(used.values())
+        return {
+            "window_s": round(seconds, 1),
+            "cpu_per_host": {name: used[name] for name in (*SHARED, *worker_hosts)},
+            "worker_hosts_throttled_share": {
+                name: round(
+                    (self.hosts[name].throttled_seconds() - self.throttled[name]) / seconds, 3
+                )
+                for name in worker_hosts
+            },
+            "shared_hosts_cpu": round(sum(used[name] for name in SHARED), 3),
+            "machine_cpus_busy": round(machine_busy, 3),
+            "machine_cpus": cores,
+            "cpu_outside_the_rehearsal": round(max(0.0, machine_busy - ours), 3),
+            "load_average_1m_before_after": [
+                round(self.load_before[0], 2),
+                round(os.getloadavg()[0], 2),
+            ],
+        }
+
+
+def wait_for_hosts(engine: Engine, hostnames: set[str], timeout: float) -> float:
+    """Until every host in `hostnames` holds work (its run is up and claiming)."""
+    started = time.monotonic()
+    while not hostnames <= hosts_holding_work(engine):
+        if time.monotonic() - started > timeout:
+            missing = hostnames - hosts_holding_work(engine)
+            raise RuntimeError(f"hosts {sorted(missing)} took no work in {timeout} s")
+        time.sleep(1.0)
+    return time.monotonic() - started
+
+
+def measure(
+    services: Services, engine: Engine, worker_hosts: list[str], feeder: Feeder, seconds: float
+) -> dict[str, Any]:
+    """Throughput once every host in `worker_hosts` holds work."""
+    hostnames = {services.hosts[name].hostname for name in worker_hosts}
+    feeder.target = 100 * BATCHES_QUEUED_PER_HOST * len(worker_hosts)
+    joined = wait_for_hosts(engine, hostnames, timeout=600)
+    time.sleep(15)  # the newest run past its first claims
+    window = Window(services.hosts)
+    start = utcnow()
+    time.sleep(seconds)
+    end = utcnow()
+    done = finished_between(engine, start, end)
+    rate = done / (end - start).total_seconds()
+    return {
+        "worker_hosts": len(worker_hosts),
+        "docs_per_second": round(rate, 3),
+        "documents_finished": done,
+        "seconds_until_all_hosts_held_work": round(joined, 1),
+        "backlog_at_end": backlog(engine),
+        **window.report(worker_hosts),
+    }
+
+
+def scaling(
+    services: Services, engine: Engine, key: str, folder: Path, seconds: float, hosts: list[str]
+) -> dict[str, Any]:
+    """Adds a worker host per step; the load runs through all steps."""
+    feeder = Feeder(services.api_url(), key, folder, engine, target=100 * BATCHES_QUEUED_PER_HOST)
+    feeder.start()
+    steps = []
+    try:
+        for count in range(1, len(hosts) + 1):
+            services.start_worker(hosts[count - 1])
+            steps.append(measure(services, engine, hosts[:count], feeder, seconds))
+            print(
+                f"rehearse: {count} worker host(s): {steps[-1]['docs_per_second']} docs/s",
+                flush=True,
+            )
+    finally:
+        feeder.finish()
+    rates = [step["docs_per_second"] for step in steps]
+    efficiency = [rate / ((n + 1) * rates[0]) for n, rate in enumerate(rates)] if rates[0] else []
+    return {
+        "worker_hosts": [step["worker_hosts"] for step in steps],
+        "docs_per_second": rates,
+        "efficiency_per_step": [round(value, 3) for value in efficiency],
+        "scaling_efficiency": round(min(efficiency), 3) if efficiency else 0.0,
+        "steps": steps,
+        "batches_posted": feeder.posted,
+    }
