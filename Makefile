@@ -9,7 +9,7 @@ export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_SERVER_UI_SHOW_PROMOTIONAL_CONTENT := false
 export DO_NOT_TRACK := 1
 
-.PHONY: install run test lint bench soak corpus-report clean
+.PHONY: install run test lint bench soak rehearse corpus-report clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -51,6 +51,13 @@ soak: install
 	status=0; for mode in $(SOAK_MODE); do \
 	  $(BIN)/python -m bench.soak --mode $$mode --seconds $(SOAK_SECONDS) || status=1; \
 	done; exit $$status
+
+# The scale-out rehearsal (docs/topology.md): test hosts as network namespaces, worker
+# hosts with a CPU quota, faults under load. Needs root and about 40 minutes; results in
+# bench/results/rehearsal.json, exit status 1 when a target or must-hold value is missed.
+REHEARSE_ARGS ?=
+rehearse: install
+	$(BIN)/python -m bench.rehearse $(REHEARSE_ARGS)
 
 corpus-report: install
 	$(BIN)/python scripts/corpus_report.py
