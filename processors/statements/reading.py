@@ -8,7 +8,8 @@
 - The amount's sign: a debit or credit column gives it; in a single amount column the
   printed sign or mark (`-`, `12,00-`, `S`/`H`, `DR`/`CR`); unsigned amounts in a column
   whose other amounts are marked `CR` are debits (card statements), and a running
-  balance gives the sign of any amount printed without one.
+  balance gives the sign of any amount printed without one, and the amount of a row
+  whose amount cell was lost (OCR drops cells) but whose balance was read.
 - Balances: the amount after (or below) an opening and a closing label; a neutral label
   (`Kontostand am 28.02.`) is the opening when first and the closing when last. Without
   labels, a running balance column gives both. A card statement prints what is owed:
@@ -41,6 +42,8 @@ class Transaction:
     printed_sign: int | None = None
     """In a single amount column: -1/+1 as printed (sign or mark), 0 when none; None
     when a debit or credit column gives the sign."""
+    missing: bool = False
+    """No amount read on the row (OCR lost the cell), only its running balance."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +79,7 @@ def transactions(
             continue
         _add(current, line, table)
     _resolve_signs(found, opening)
-    return found
+    return [t for t in found if not t.missing]
 
 
 def _start(line: Line, table: Table) -> Transaction | None:
@@ -86,18 +89,19 @@ def _start(line: Line, table: Table) -> Transaction | None:
     if value is None:
         value = next((d for d in dates if d is not booking), None)
     amount, balance, printed_sign = _row_amount(line, table)
-    if amount is None:
+    if amount is None and balance is None:
         return None
     assert booking.date is not None
     return Transaction(
         booking.text,
         value.text if value else None,
-        amount,
+        Decimal(0) if amount is None else amount,
         line.description,
         booking_token=booking.date,
         value_token=value.date if value else None,
         balance=balance,
         printed_sign=printed_sign,
+        missing=amount is None,
     )
 
 
@@ -158,6 +162,8 @@ def _resolve_signs(found: list[Transaction], opening: Decimal | None) -> None:
     credit-marked amounts are debits)."""
     previous = opening
     for transaction in found:
+        if transaction.missing and transaction.balance is not None and previous is not None:
+            transaction.amount, transaction.missing = transaction.balance - previous, False
         unsigned = transaction.printed_sign == 0
         if transaction.balance is not None and previous is not None and unsigned:
             if transaction.balance - previous == -transaction.amount:

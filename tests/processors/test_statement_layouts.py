@@ -20,7 +20,7 @@ from tests.processors.statements.render import render
 
 PROCESSOR = BankStatementProcessor()
 MIN_FIELDS_EXACT = 0.98
-SCANNED = ("sparkasse", "card_sg")
+SCANNED = ("revolut_en", "card_sg")
 """One-page scans: OCR takes seconds a page."""
 
 
