@@ -23,7 +23,12 @@ from processors.base import (
 )
 from processors.invoice_model import Invoice, direction_fields
 from processors.ocr import DEFAULT_COMMAND
-from processors.pdf_invoice_classify import INVOICE_THRESHOLD, Classification, classify
+from processors.pdf_invoice_classify import (
+    INVOICE_THRESHOLD,
+    Classification,
+    classify,
+    template_checks,
+)
 from processors.pdf_invoice_fields import extract_invoice
 from processors.pdf_text import PdfText, read_pdf_text
 from processors.text_values import forget_lines
@@ -72,6 +77,7 @@ class PdfTextInvoiceProcessor:
         invoice, checks = extract_invoice(text)
         if pdf_text.ocr is not None and not pdf_text.ocr.trusted:
             checks = {**checks, "ocr": "low_confidence", "confidence": "low", "needsReview": True}
+        checks = {**checks, **template_checks(classification)}
         result = _invoice_data(invoice, checks, classification, context)
         return Outcome(ResultType.INVOICE, {**result, "source": pdf_text.source()})
 

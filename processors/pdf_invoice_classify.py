@@ -1,20 +1,32 @@
 """Is this text an invoice? Weighted signals (docs/pdf_text.md), minus the vocabulary of
-other business documents."""
+other business documents; a template (placeholders for values) is an invoice in layout,
+flagged (`processors/invoice_evidence.py`)."""
 
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
-from processors.pdf_invoice_fields import invoice_number
-from processors.pdf_invoice_labels import GROSS_LABEL, NOT_INVOICE, TITLE, VAT_ID, VAT_LABEL
-from processors.text_values import (
-    find_amounts,
-    find_dates,
-    find_ibans,
-    lines_of,
+from processors.invoice_evidence import (
+    has_placeholder,
+    is_template,
+    placeholders,
+    starts_with_placeholder,
+    titled,
 )
+from processors.pdf_invoice_fields import invoice_number
+from processors.pdf_invoice_labels import (
+    GROSS_LABEL,
+    ISSUE_LABELS,
+    NOT_INVOICE,
+    NUMBER_LABEL,
+    VAT_ID,
+    VAT_LABEL,
+)
+from processors.text_values import find_amounts, find_dates, find_ibans, labelled, lines_of
 
 INVOICE_THRESHOLD = 50
 
@@ -23,6 +35,9 @@ INVOICE_THRESHOLD = 50
 class Classification:
     score: int
     signals: tuple[str, ...]
+    template: bool = False
+    """Placeholders instead of values (`processors/invoice_evidence.py`)."""
+    placeholders: tuple[str, ...] = ()
 
     @property
     def is_invoice(self) -> bool:
@@ -46,13 +61,19 @@ _SIGNALS: tuple[tuple[str, int], ...] = (
 
 def classify(text: str) -> Classification:
     """Sum of the weights of the invoice signals found; minus 40 for vocabulary of
-    other business documents (statements, quotes, delivery notes)."""
+    other business documents (statements, quotes, delivery notes). The title counts
+    where it heads a cell, not inside a sentence; a label followed by a placeholder
+    counts as a label with its value."""
     lines = lines_of(text)
     present = {
-        "title": bool(TITLE.search(text)),
-        "invoice_number": invoice_number(lines) is not None,
-        "total": any(GROSS_LABEL.search(line) and find_amounts(line) for line in lines),
-        "date": bool(find_dates(text)),
+        "title": titled(lines),
+        "invoice_number": invoice_number(lines) is not None
+        or _placeholder_after(lines, NUMBER_LABEL),
+        "total": any(
+            GROSS_LABEL.search(line) and (find_amounts(line) or has_placeholder(line))
+            for line in lines
+        ),
+        "date": bool(find_dates(text)) or _placeholder_after(lines, ISSUE_LABELS[1]),
         "vat": bool(VAT_LABEL.search(text)),
         "vat_id": bool(VAT_ID.search(text)),
         "iban": bool(find_ibans(text)),
@@ -63,7 +84,21 @@ def classify(text: str) -> Classification:
     if NOT_INVOICE.search(text):
         signals.append("other_document_vocabulary")
         score -= 40
-    return Classification(max(score, 0), tuple(signals))
+    found = tuple(dict.fromkeys(placeholders(text)))
+    return Classification(max(score, 0), tuple(signals), is_template(lines, found), found)
+
+
+def template_checks(classification: Classification) -> dict[str, Any]:
+    """`checks.template`; a template is marked for review with the placeholders it prints
+    (up to five; none when only its amounts are all zero)."""
+    if not classification.template:
+        return {"template": False}
+    shown = list(classification.placeholders[:5])
+    return {"template": True, "placeholders": shown, "confidence": "low", "needsReview": True}
+
+
+def _placeholder_after(lines: list[str], label: re.Pattern[str]) -> bool:
+    return any(starts_with_placeholder(value) for _, value in labelled(lines, label))
 
 
 def _at_least(count: int, items: Iterator[object]) -> bool:

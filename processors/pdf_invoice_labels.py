@@ -6,7 +6,12 @@ from __future__ import annotations
 import re
 
 _I = re.IGNORECASE
-TITLE = re.compile(r"\b(rechnung|invoice|facture|factuur|fattura|factura|gutschrift)\b", _I)
+TITLE = re.compile(
+    r"\b(rechnung|invoice|facture|factuur|fattura|factura|gutschrift|"
+    r"quittung|receipt|kassenbon|kassenbeleg)\b",
+    _I,
+)
+"""Receipts (Quittung, Kassenbon) are invoices: small-amount invoices (§ 33 UStDV)."""
 NUMBER_LABEL = re.compile(
     r"(rechnungs?[- ]?(?:nr|nummer|no)\b\.?|rechnung\s*(?:#|nr\.?|nummer)|"
     r"invoice\s*(?:no\b\.?|number|#|nr\.?)|facture\s*n[°o]\.?|factuurnummer|"
@@ -40,11 +45,11 @@ NET_LABEL = re.compile(
 )
 VAT_LABEL = re.compile(
     r"(ust\.?\s*gesamt|umsatzsteuer|mehrwertsteuer|mwst|\bust\b|vat\s*(?:total|amount)?|"
-    r"\btax\b|\btva\b|\bbtw\b|\bgst\b)",
+    r"\btax\b|\btva\b|\bbtw\b|\bgst\b|\bsteuer\b(?![-\s.]*(?:nr|nummer|id)))",
     _I,
 )
 GROSS_LABEL = re.compile(
-    r"(gesamtbetrag|rechnungsbetrag|endbetrag|bruttobetrag|zu\s*zahlen|"
+    r"(gesamtbetrag|rechnungsbetrag|endbetrag|bruttobetrag|zu\s*zahlen|\bsumme\b|"
     r"total|amount\s*due|balance\s*due|due\s*payable|totaal|ttc|somme\s*à\s*payer)",
     _I,
 )

@@ -14,6 +14,7 @@ import zipfile
 from collections import Counter
 from pathlib import Path
 
+from corpus_report_lookalikes import lookalike_report
 from corpus_report_statements import statements_report
 
 from processors.base import (
@@ -94,6 +95,7 @@ def main(argv: list[str]) -> int:
         print(f"{'/'.join(group)}: {agree}/{total} = {agree / max(total, 1):.2%}")
     pdf_report(corpus, rows)
     statements_report()
+    lookalike_report()
     return 0
 
 
