@@ -168,15 +168,14 @@ class _Event(WireModel):
     timestamp: str = Field(description="When the state changed: ISO 8601 UTC with `Z`.")
 
 
-def _resource(model: type[UploadOut | BatchOut]) -> Any:
+def _refers_to(model: type[UploadOut | BatchOut]) -> WithJsonSchema:
     """The resource's response schema itself (a model here would be documented as an
     input, a second component beside the one the GET endpoints answer with)."""
-    reference = {"$ref": f"#/components/schemas/{model.__name__}"}
-    return Annotated[dict[str, Any], WithJsonSchema({"allOf": [reference]})]
+    return WithJsonSchema({"allOf": [{"$ref": f"#/components/schemas/{model.__name__}"}]})
 
 
-UploadData = _resource(UploadOut)
-BatchData = _resource(BatchOut)
+UploadData = Annotated[dict[str, Any], _refers_to(UploadOut)]
+BatchData = Annotated[dict[str, Any], _refers_to(BatchOut)]
 
 
 class UploadCompletedEvent(_Event):
