@@ -18,6 +18,8 @@ re-exports each class, so `from processors.errors import OverLimit` works too.
   into a ProcessingError
   + UnsafeXmlError (xmlsafe) - DOCTYPE, too large, too deep
   + MalformedXmlError (xmlsafe) - not well-formed
+  + XmlEncodingError (xmlsafe) - the declared encoding is invalid, unknown or not the
+    bytes' own
 * SchemaError (sepa_messages, a ValueError) - a SEPA file fails its message's ISO
   schema; sepa.py turns it into a ProcessingError
 * UnreadablePdfError (einvoice.pdf_attachment) - a PDF that cannot be opened
@@ -43,7 +45,12 @@ from processors.pdf_limits import OverLimit
 from processors.pipeline import IntakeRejected
 from processors.registry import NoProcessorFound
 from processors.sepa_messages import SchemaError
-from processors.xmlsafe import MalformedXmlError, UnsafeXmlError, XmlRejectedError
+from processors.xmlsafe import (
+    MalformedXmlError,
+    UnsafeXmlError,
+    XmlEncodingError,
+    XmlRejectedError,
+)
 
 __all__ = [
     "ArchiveRejected",
@@ -63,5 +70,6 @@ __all__ = [
     "UnknownProfileError",
     "UnreadablePdfError",
     "UnsafeXmlError",
+    "XmlEncodingError",
     "XmlRejectedError",
 ]

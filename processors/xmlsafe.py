@@ -3,7 +3,8 @@
 Every processor that reads XML from a client goes through `parse_xml`. It refuses any
 document type declaration (so no entity can be declared: XXE and billion-laughs are
 impossible), never touches the network or the file system, keeps libxml2's
-huge-tree protections on, and enforces a byte-size and a nesting-depth limit.
+huge-tree protections on, enforces a byte-size and a nesting-depth limit, and refuses a
+document whose declared encoding does not match its bytes (never read another way).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lxml import etree
+
+from processors.xml_encoding import encoding_problem
 
 MAX_XML_BYTES = 50 * 1024 * 1024
 MAX_XML_DEPTH = 200
@@ -26,6 +29,11 @@ class UnsafeXmlError(XmlRejectedError):
 
 class MalformedXmlError(XmlRejectedError):
     """Not well-formed XML."""
+
+
+class XmlEncodingError(XmlRejectedError):
+    """The declared encoding is invalid, unknown or not what the bytes are in: a fatal
+    error in XML 1.0 (4.3.3) that libxml2 does not always raise (`processors/xml_encoding`)."""
 
 
 def make_parser() -> etree.XMLParser:
@@ -48,6 +56,9 @@ def parse_xml(
         raise UnsafeXmlError(f"XML document is larger than {max_bytes} bytes")
     if _declares_doctype(data):
         raise UnsafeXmlError("XML documents with a DOCTYPE declaration are not accepted")
+    problem = encoding_problem(data)
+    if problem is not None:
+        raise XmlEncodingError(problem)
     try:
         root = etree.fromstring(data, parser=make_parser())
     except etree.XMLSyntaxError as exc:

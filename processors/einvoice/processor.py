@@ -35,7 +35,7 @@ from processors.einvoice.read_cii import ZUGFERD1, read_cii
 from processors.einvoice.read_ubl import read_ubl
 from processors.einvoice.validation import validate
 from processors.invoice_model import Invoice, direction_fields
-from processors.xmlsafe import XmlRejectedError, parse_xml, peek_root
+from processors.xmlsafe import XmlEncodingError, XmlRejectedError, parse_xml, peek_root
 
 INVOICE_DOCUMENT_TYPES = frozenset(
     {DocumentType.AUTO, DocumentType.SUPPLIER_INVOICE, DocumentType.CUSTOMER_INVOICE}
@@ -133,6 +133,8 @@ class EInvoiceProcessor:
 def _parse(data: bytes) -> etree._ElementTree:
     try:
         return parse_xml(data)
+    except XmlEncodingError as exc:
+        raise InvalidEInvoiceError([Finding("XML-ENCODING", Level.FATAL, str(exc))]) from exc
     except XmlRejectedError as exc:
         raise InvalidEInvoiceError([Finding("XML", Level.FATAL, str(exc))]) from exc
 
