@@ -3,6 +3,13 @@
 `scripts/install_rules.py` unpacks pinned wheels into `<sys.prefix>/share/docintake-rules`.
 Each XSD and XSLT is compiled once per process on first use (thread-safe). Saxon's
 Python binding is not documented as thread-safe, so transforms run under one lock.
+
+Every schematron stylesheet runs behind a guard: a stylesheet that imports it and wraps
+it in `xsl:try`, so a dynamic error inside it (an amount repeated in a second currency
+where a rule casts one value) comes back as a `stylesheet-error` report naming the
+error, the stylesheet module and its line, instead of an exception; an error the guard
+cannot catch (in a global variable) comes back as one naming the stylesheet only
+(`processors/einvoice/stylesheet_errors.py` turns either into a finding).
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
+from xml.sax.saxutils import quoteattr
 
 import saxonche  # type: ignore[import-not-found]
 from lxml import etree
@@ -95,15 +103,53 @@ def stylesheet(path: Path) -> saxonche.PyXsltExecutable:
     return _stylesheets.get(path, _compile_stylesheet)
 
 
+STYLESHEET_ERROR_NAMESPACE = "urn:docintake:stylesheet-error"
+STYLESHEET_ERROR = f"{{{STYLESHEET_ERROR_NAMESPACE}}}stylesheet-error"
+_GUARD = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+    xmlns:err="http://www.w3.org/2005/xqt-errors" exclude-result-prefixes="err">
+  <xsl:import href=%(href)s/>
+  <xsl:template match="/">
+    <xsl:try>
+      <xsl:apply-imports/>
+      <xsl:catch>
+        <stylesheet-error xmlns="%(namespace)s" code="{$err:code}" module="{$err:module}"
+            line="{$err:line-number}" description="{$err:description}"/>
+      </xsl:catch>
+    </xsl:try>
+  </xsl:template>
+</xsl:stylesheet>"""
+
+
 def _compile_stylesheet(path: Path) -> saxonche.PyXsltExecutable:
+    guard = _GUARD % {
+        "href": quoteattr(path.resolve().as_uri()),
+        "namespace": STYLESHEET_ERROR_NAMESPACE,
+    }
     with _saxon_lock:
         compiler = _processor().new_xslt30_processor()
-        return compiler.compile_stylesheet(stylesheet_file=str(path))
+        return compiler.compile_stylesheet(stylesheet_text=guard)
 
 
 def run_stylesheets(paths: list[Path], document_text: str) -> list[str]:
-    """Apply each stylesheet to the document (parsed once); the serialized results."""
+    """Apply each stylesheet to the document (parsed once); the serialized results: an
+    SVRL report, or a `STYLESHEET_ERROR` element when the stylesheet raised an error."""
     executables = [stylesheet(path) for path in paths]
     with _saxon_lock:
         node = _processor().parse_xml(xml_text=document_text)
-        return [str(executable.transform_to_string(xdm_node=node)) for executable in executables]
+        return [
+            _transform(executable, node, path)
+            for executable, path in zip(executables, paths, strict=True)
+        ]
+
+
+def _transform(executable: saxonche.PyXsltExecutable, node: object, path: Path) -> str:
+    try:
+        return str(executable.transform_to_string(xdm_node=node))
+    except saxonche.PySaxonApiError as error:
+        # Past the guard: xsl:try does not catch an error in a global variable or
+        # parameter (XRechnung's read the seller's country from the invoice). The
+        # stylesheet is compiled, so what fails now is its evaluation on this document.
+        report = etree.Element(
+            STYLESHEET_ERROR, module=path.resolve().as_uri(), description=str(error).strip()
+        )
+        return etree.tostring(report, encoding="unicode")

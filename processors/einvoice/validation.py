@@ -1,4 +1,7 @@
-"""Run a validation plan: XML Schema, then schematron stylesheets; collect findings."""
+"""Run a validation plan: XML Schema, then schematron stylesheets; collect findings.
+
+A stylesheet that raised a dynamic error on the invoice gives one error finding
+(`stylesheet_errors.py`) in place of its report."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ from lxml import etree
 from processors.einvoice import rules
 from processors.einvoice.findings import Finding, Level
 from processors.einvoice.profiles import CODE_LISTS_CHECKED_ELSEWHERE, ValidationPlan
+from processors.einvoice.stylesheet_errors import stylesheet_error_finding
 from processors.xmlsafe import parse_xml
 
 SVRL_NS = "http://purl.oclc.org/dsdl/svrl"
@@ -36,15 +40,15 @@ def validate(
         for name, report in zip(
             plan.schematrons, rules.run_stylesheets(paths, document), strict=True
         ):
-            findings.extend(
-                svrl_findings(
-                    report,
-                    f"schematron:{Path(name).name}",
-                    plan.level_overrides,
-                    plan.warning_prefixes,
-                )
-            )
+            findings.extend(_report_findings(report, f"schematron:{Path(name).name}", plan))
     return findings
+
+
+def _report_findings(report: str, stage: str, plan: ValidationPlan) -> list[Finding]:
+    root = parse_xml(report.encode("utf-8")).getroot()
+    if root.tag == rules.STYLESHEET_ERROR:
+        return [stylesheet_error_finding(root, stage)]
+    return _svrl_root_findings(root, stage, plan.level_overrides, plan.warning_prefixes)
 
 
 def schema_findings(tree: etree._ElementTree, xsd: Path, name: str) -> list[Finding]:
@@ -76,6 +80,15 @@ def svrl_findings(
     warning_prefixes: tuple[str, ...] = (),
 ) -> list[Finding]:
     root = parse_xml(report.encode("utf-8")).getroot()
+    return _svrl_root_findings(root, stage, overrides, warning_prefixes)
+
+
+def _svrl_root_findings(
+    root: etree._Element,
+    stage: str,
+    overrides: Mapping[str, Level],
+    warning_prefixes: tuple[str, ...],
+) -> list[Finding]:
     findings = []
     for element in root.iter(*_SVRL_RESULTS):
         rule_id = element.get("id") or NO_RULE_ID
