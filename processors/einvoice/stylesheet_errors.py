@@ -8,9 +8,9 @@ another), and EN 16931's BR-CO-10 casts "the" amount to a decimal, which fails o
 
 Decision (docs/realworld.md): the invoice fails `invalid_e_invoice`, not
 `processing_failed`. Retrying cannot help, and an invoice whose conformance the official
-rules cannot establish is not accepted (KoSIT's validator rejects it too). The finding
-names the rule whose test could not be evaluated, what the rule says, the stylesheet and
-its line, and Saxon's error, so the sender knows which data to correct.
+rules cannot establish cannot be accepted as valid. The finding names the rule whose
+test could not be evaluated, what the rule says, the stylesheet and its line, and
+Saxon's error, so the sender knows which data to correct.
 """
 
 from __future__ import annotations
