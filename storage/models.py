@@ -25,6 +25,7 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from storage.states import UploadStatus, check_transition
+from storage.upload_moves import UploadMoves
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -172,7 +173,10 @@ class Batch(Base):
     )
 
 
-class Upload(Base):
+class Upload(UploadMoves, Base):
+    """A document sent to be read. Its status changes through the named moves of
+    `UploadMoves` (storage/upload_moves.py), each checked against the transition table."""
+
     __tablename__ = "uploads"
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
@@ -239,7 +243,8 @@ class Upload(Base):
 
     def set_status(self, target: UploadStatus) -> StatusChange:
         """The one way to change `status`: checked against the transition table, and
-        returned as a history row for the caller's session to add."""
+        returned as a history row for the caller's session to add. The moves call it, and
+        a new upload's first status is set with it."""
         current = UploadStatus(self.status) if self.status else None
         check_transition(current, target)
         self.status = target
