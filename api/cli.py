@@ -210,6 +210,22 @@ def cmd_dispatch(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_webhooks(_: argparse.Namespace) -> int:
+    import logging
+
+    from flows.webhook_sender import WebhookSender
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    sender = WebhookSender(_database(), get_settings())
+    signal.signal(signal.SIGTERM, _interrupt_once)
+    signal.signal(signal.SIGINT, _interrupt_once)
+    try:
+        sender.run()
+    except KeyboardInterrupt:
+        sender.stop.set()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="docintake", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -264,6 +280,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser(
         "dispatch", help="hand queued work to Prefect: serve-queue runs on the work pool"
     ).set_defaults(func=cmd_dispatch)
+
+    sub.add_parser(
+        "webhooks", help="send the webhook outbox: signed deliveries, retried until delivered"
+    ).set_defaults(func=cmd_webhooks)
 
     add_import_command(sub)
     add_report_command(sub)

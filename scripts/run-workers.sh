@@ -55,5 +55,8 @@ setsid $BIN/prefect worker start --pool docintake --type process \
 pids+=($!)
 $BIN/docintake dispatch > "${DOCINTAKE_VAR_DIR:-var}/docintake-dispatch.log" 2>&1 &
 pids+=($!)
-echo "pipeline: Prefect worker and dispatcher started (logs in ${DOCINTAKE_VAR_DIR:-var}/)"
+# Webhook deliveries from the outbox (docs/webhooks.md).
+$BIN/docintake webhooks > "${DOCINTAKE_VAR_DIR:-var}/docintake-webhooks.log" 2>&1 &
+pids+=($!)
+echo "pipeline: Prefect worker, dispatcher and webhook sender started (logs in ${DOCINTAKE_VAR_DIR:-var}/)"
 wait -n "${pids[@]}"

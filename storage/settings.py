@@ -87,6 +87,18 @@ class Settings(BaseSettings):
     # Tesseract for scanned PDFs: a command on PATH or a path to the binary.
     ocr_command: str = "tesseract"
 
+    # Webhooks (docs/webhooks.md): an answer must come within the timeout; a failed
+    # attempt is retried after base, 2 x base, ... at most max seconds apart, until the
+    # retries span the window; then the delivery is given up. Private, loopback and
+    # link-local targets are refused in production unless allowed here.
+    webhook_timeout_seconds: float = Field(default=10.0, gt=0)
+    webhook_retry_base_seconds: float = Field(default=5.0, gt=0)
+    webhook_retry_max_seconds: float = Field(default=3600.0, gt=0)
+    webhook_retry_window_seconds: float = Field(default=86400.0, gt=0)
+    webhook_allow_private_targets: bool = False
+    # Deliveries one `docintake webhooks` process has on the wire at once.
+    webhook_concurrency: int = Field(default=8, gt=0)
+
     @property
     def max_request_bytes(self) -> int:
         """The hard cap on a request body: four times the per-file limit."""

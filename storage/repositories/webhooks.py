@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import exists, func, select, update
+from sqlalchemy import Select, exists, func, select, update
 from sqlalchemy.orm import Session, aliased
 
 from storage.db import locked
@@ -124,12 +124,10 @@ class ClaimedDelivery:
     attempts: int  # including this one
 
 
-def claim_due(
-    session: Session, now: datetime, limit: int, lease: timedelta
-) -> list[ClaimedDelivery]:
-    """Up to `limit` due deliveries to live endpoints, each moved a lease ahead and
-    counted as an attempt. A delivery waits while an earlier one of the same subject to
-    the same endpoint is pending: one upload's events arrive in the order of its states."""
+def _due(now: datetime, limit: int) -> Select[tuple[int]]:
+    """Due deliveries to live endpoints, oldest due first. A delivery waits while an
+    earlier one of the same subject to the same endpoint is pending: one upload's
+    events arrive in the order of its states."""
     delivery = WebhookDelivery
     earlier = aliased(WebhookDelivery)
     blocked = exists().where(
@@ -139,13 +137,26 @@ def claim_due(
         earlier.next_attempt_at.is_not(None),
     )
     live = select(WebhookEndpoint.id).where(WebhookEndpoint.deleted_at.is_(None))
-    due = (
+    return (
         select(delivery.id)
         .where(delivery.next_attempt_at <= now, delivery.endpoint_id.in_(live), ~blocked)
         .order_by(delivery.next_attempt_at, delivery.id)
         .limit(limit)
     )
-    statement = select(delivery).where(delivery.id.in_(due)).order_by(delivery.id)
+
+
+def has_due(session: Session, now: datetime) -> bool:
+    """Whether a claim would find anything: a read, cheaper than a claim's write."""
+    return session.scalars(_due(now, 1)).first() is not None
+
+
+def claim_due(
+    session: Session, now: datetime, limit: int, lease: timedelta
+) -> list[ClaimedDelivery]:
+    """Up to `limit` due deliveries (see `_due`), each moved a lease ahead and counted
+    as an attempt."""
+    delivery = WebhookDelivery
+    statement = select(delivery).where(delivery.id.in_(_due(now, limit))).order_by(delivery.id)
     claimed = list(session.scalars(locked(session, statement, skip_locked=True)))
     if not claimed:
         return []
