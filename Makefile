@@ -29,10 +29,12 @@ install: $(STAMP)
 run: install
 	bash scripts/run-stack.sh
 
+# Test processes: one per core by default (pytest-xdist); TEST_WORKERS=0 runs in one.
+TEST_WORKERS ?= auto
 test: install
 	bash scripts/install-system-packages.sh $(TEST_PACKAGES)
 	bash scripts/ensure-postgres.sh
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal
 
 lint: install
 	$(BIN)/ruff check .

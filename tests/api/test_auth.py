@@ -15,8 +15,9 @@ from tests.conftest import Tenant
 ENDPOINTS = [
     ("post", "/v1/uploads"),
     ("post", "/v1/uploads/batches"),
-    ("get", f"/v1/uploads/{uuid.uuid4()}"),
-    ("get", f"/v1/uploads/batches/{uuid.uuid4()}"),
+    # Fixed ids: test ids must be the same in every collection (pytest-xdist compares them).
+    ("get", "/v1/uploads/5b0f3c1e-8d2a-4f6b-9c3d-0e1f2a3b4c5d"),
+    ("get", "/v1/uploads/batches/7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"),
 ]
 
 
