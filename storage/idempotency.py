@@ -104,12 +104,9 @@ def _may_read_again(upload: Upload) -> bool:
 def _read_again(session: Session, upload: Upload, request: IntakeRequest) -> bool:
     """Put a repeated upload back to queued; returns whether it now owns the new object."""
     uses_new_object = upload.object_key is None and request.file.object_key is not None
+    upload_repo.record_move(session, upload, upload.retry())
     if uses_new_object:
         upload.object_key = request.file.object_key
-    upload.error_code = upload.error_message = upload.error_details = None
-    upload.result_id = None
-    upload.attempts = upload.crashes = 0
-    upload_repo.change_status(session, upload, UploadStatus.QUEUED)
     return uses_new_object
 
 

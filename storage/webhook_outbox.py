@@ -1,6 +1,6 @@
 """Webhook events written in the transaction of the state change that causes them.
 
-Every upload status change passes `uploads.change_status` or `uploads.add_uploads`;
+Every upload status change passes `uploads.record_move` or `uploads.add_uploads`;
 both note the uploads that reach `completed`, `failed` or `deleted` here, and the batch
 repository notes a batch that finished (`work.finish_batch`, `work.fail_batch`).
 Nothing is rendered then: just before the session commits, the noted uploads and

@@ -65,12 +65,19 @@ def add_uploads(session: Session, uploads: list[tuple[Upload, UploadStatus]]) ->
     session.flush()
 
 
-def change_status(session: Session, upload: Upload, target: UploadStatus) -> None:
-    """Move an existing upload through the guarded setter and add its history row; the
-    next flush writes both (one flush for many uploads costs a fraction of many). A
-    terminal status is noted for the webhook outbox, written at commit."""
-    session.add(upload.set_status(target))
+def record_move(session: Session, upload: Upload, change: StatusChange) -> None:
+    """Add the history row of a move the upload just made (`upload.complete(...)`, see
+    storage/upload_moves.py); the next flush writes both (one flush for many uploads
+    costs a fraction of many). A terminal status is noted for the webhook outbox,
+    written at commit."""
+    session.add(change)
     note_upload(session, upload)
+
+
+def change_status(session: Session, upload: Upload, target: UploadStatus) -> None:
+    """Set a status through the guarded setter alone, no column but `status` changed:
+    for setting up rows. The service moves uploads through the named moves."""
+    record_move(session, upload, upload.set_status(target))
 
 
 def count_with_status(session: Session, status: UploadStatus) -> int:

@@ -2,8 +2,8 @@
 the uploads behind them, bank transaction confirmations, deleting
 a result and retrying a failed upload.
 
-Every change goes through the guarded status setter and leaves a status history row.
-Nothing here commits; the request boundary does.
+Every status change is a named move of the upload (storage/upload_moves.py) and leaves
+a status history row. Nothing here commits; the request boundary does.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from processors.base import FailureCode, ResultType
 from storage.db import locked
 from storage.errors import DomainError, ValidationFailed
 from storage.models import Batch, Result, TransactionConfirmation, Upload, User, utcnow
-from storage.repositories.uploads import change_status
+from storage.repositories.uploads import record_move
 from storage.states import UploadStatus
 
 
@@ -121,10 +121,7 @@ def delete_result(
         )
     uploads = uploads_of_result(session, result.id, lock=True)
     for upload in uploads:
-        change_status(session, upload, UploadStatus.DELETED)
-        upload.result_id = None
-        upload.error_code = upload.error_message = None
-        upload.error_details = None
+        record_move(session, upload, upload.mark_deleted())
     result.deleted_at = utcnow()
     session.flush()
     return uploads
@@ -148,11 +145,7 @@ def retry_upload(session: Session, company_id: uuid.UUID, upload_id: uuid.UUID) 
         raise NotRetryable("Only uploads that failed with processing_failed can be retried.")
     if upload.batch_id is not None:
         _reopen_batch(session, upload.batch_id)
-    change_status(session, upload, UploadStatus.QUEUED)
-    upload.attempts = upload.crashes = 0
-    upload.error_code = upload.error_message = None
-    upload.error_details = None
-    upload.lease_owner = upload.lease_expires_at = None
+    record_move(session, upload, upload.retry())
     session.flush()
     return upload
 

@@ -19,15 +19,11 @@ from sqlalchemy.orm import Session, aliased
 from processors.base import FailureCode
 from storage.db import locked
 from storage.models import Batch, Upload, utcnow
-from storage.repositories.uploads import change_status
+from storage.repositories.uploads import record_move
 from storage.states import ACTIVE_STATUSES, UnpackState, UploadStatus
+from storage.upload_moves import MAX_CRASHES as MAX_CRASHES
+from storage.upload_moves import MAX_TAKES as MAX_TAKES
 from storage.webhook_outbox import note_batch_finished
-
-# A document (or archive) whose reading process died twice is not tried a third time.
-MAX_CRASHES = 2
-# A safety net, not a blame: a document taken in hand this often without an outcome
-# (every worker holding it died, for whatever reason) is not taken again.
-MAX_TAKES = 10
 
 
 def claim_uploads(
@@ -52,10 +48,7 @@ def claim_uploads(
     uploads = list(session.scalars(locked(session, statement, skip_locked=True)))
     expires = utcnow() + lease
     for upload in uploads:
-        change_status(session, upload, UploadStatus.PROCESSING)
-        upload.lease_owner = owner
-        upload.lease_expires_at = expires
-        upload.attempts += 1
+        record_move(session, upload, upload.take(owner, expires))
     session.flush()
     return uploads
 
@@ -114,9 +107,7 @@ def held_uploads(
 
 def release_upload(session: Session, upload: Upload) -> None:
     """Give an upload back without blaming it (an infrastructure error, a shutdown)."""
-    change_status(session, upload, UploadStatus.QUEUED)
-    upload.lease_owner = upload.lease_expires_at = None
-    upload.attempts = max(0, upload.attempts - 1)
+    record_move(session, upload, upload.release())
 
 
 def fail_upload(
@@ -126,17 +117,11 @@ def fail_upload(
     message: str,
     details: dict[str, Any] | None = None,
 ) -> None:
-    change_status(session, upload, UploadStatus.FAILED)
-    upload.error_code, upload.error_message = code, message[:4000]
-    upload.error_details = details
-    upload.lease_owner = upload.lease_expires_at = None
+    record_move(session, upload, upload.fail(code, message, details))
 
 
 def complete_upload(session: Session, upload: Upload, result_id: uuid.UUID) -> None:
-    change_status(session, upload, UploadStatus.COMPLETED)
-    upload.result_id = result_id
-    upload.error_code = upload.error_message = upload.error_details = None
-    upload.lease_owner = upload.lease_expires_at = None
+    record_move(session, upload, upload.complete(result_id))
 
 
 def _expired(now: datetime, batch_id: uuid.UUID | None) -> ColumnElement[bool]:
@@ -162,16 +147,10 @@ def recover_expired_uploads(
     statement = select(Upload).where(_expired(now, batch_id))
     requeued = failed = 0
     for upload in session.scalars(locked(session, statement, skip_locked=True)):
-        if upload.attempts >= MAX_TAKES:
-            message = (
-                f"The document was taken in hand {upload.attempts} times without an outcome;"
-                " retry it in the web application."
-            )
-            fail_upload(session, upload, FailureCode.PROCESSING_FAILED, message)
+        record_move(session, upload, upload.requeue_or_give_up())
+        if upload.status == UploadStatus.FAILED:
             failed += 1
         else:
-            change_status(session, upload, UploadStatus.QUEUED)
-            upload.lease_owner = upload.lease_expires_at = None
             requeued += 1
     session.flush()
     return requeued, failed
@@ -180,16 +159,8 @@ def recover_expired_uploads(
 def charge_crash(session: Session, upload: Upload, reason: str) -> bool:
     """The process reading `upload` died: count it against the upload alone, and fail
     the upload at MAX_CRASHES, else give it back. True if it failed."""
-    upload.crashes += 1
-    if upload.crashes >= MAX_CRASHES:
-        message = (
-            f"Reading the document stopped its process {upload.crashes} times ({reason});"
-            " retry it in the web application."
-        )
-        fail_upload(session, upload, FailureCode.PROCESSING_FAILED, message)
-        return True
-    release_upload(session, upload)
-    return False
+    record_move(session, upload, upload.charge_crash(reason))
+    return upload.status == UploadStatus.FAILED
 
 
 def charge_batch_crash(session: Session, batch_id: uuid.UUID) -> int:
