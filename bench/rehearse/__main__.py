@@ -35,8 +35,8 @@ from bench.rehearse.layout import (
     WORKER_HOSTS,
     rehearsal_stack,
 )
-from bench.rehearse.load import backlog
-from bench.rehearse.scaling import scaling
+from bench.rehearse.load import backlog, footprint
+from bench.rehearse.scaling import limits, scaling
 from bench.rehearse.services import Services
 from storage.db import make_engine
 
@@ -52,22 +52,6 @@ def _drain(engine: Engine) -> float:
     while backlog(engine) and time.monotonic() - started < DRAIN_LIMIT_SECONDS:
         time.sleep(2.0)
     return round(time.monotonic() - started, 1)
-
-
-def _limit(step: dict[str, Any]) -> dict[str, Any]:
-    """What held the step back, in CPUs: the machine's cores, the shared hosts, or the
-    worker hosts' own quota (throttled share near 1: each host used all it may)."""
-    cores, busy = step["machine_cpus"], step["machine_cpus_busy"]
-    throttled = step["worker_hosts_throttled_share"]
-    per_host = step["cpu_per_host"]
-    return {
-        "machine_cpus_busy_of": [busy, cores],
-        "shared_hosts_cpu": {name: per_host[name] for name in ("a", "b", "c")},
-        "worker_hosts_cpu": sum(v for k, v in per_host.items() if k in WORKER_HOSTS),
-        "outside_the_rehearsal_cpu": step["cpu_outside_the_rehearsal"],
-        "worker_hosts_mean_throttled_share": round(sum(throttled.values()) / len(throttled), 3),
-        "bound_by": "machine CPU" if busy >= 0.9 * cores else "worker quota or shared hosts",
-    }
 
 
 def _violations(results: dict[str, Any]) -> list[str]:
@@ -134,9 +118,10 @@ def rehearse(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         }
         results["target_scaling_efficiency"] = TARGET_EFFICIENCY
         results["efficiency_per_step"] = scaled["efficiency_per_step"]
-        results["limit_at_each_step"] = [_limit(step) for step in scaled["steps"]]
+        results["limit_at_each_step"] = limits(scaled["steps"], args.cpu_quota)
         results["scaling_steps"] = scaled["steps"]
         results["seconds_to_drain_after_scaling"] = _drain(engine)
+        results["footprint_after_scaling"] = footprint(engine, work / "seaweed" / "volume")
         if not args.skip_faults:
             faults = FaultRun(
                 services, engine, list(WORKER_HOSTS), services.company_key, work / "clients"
@@ -156,8 +141,8 @@ def rehearse(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     return results
 
 
-def _write(results: dict[str, Any], started: float, load_at_start: float) -> None:
-    RESULTS.parent.mkdir(exist_ok=True)
+def _write(results: dict[str, Any], started: float, load_at_start: float, path: Path) -> None:
+    path.parent.mkdir(exist_ok=True)
     document = {
         "benchmark": "rehearsal",
         "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
@@ -169,7 +154,7 @@ def _write(results: dict[str, Any], started: float, load_at_start: float) -> Non
         "results": results,
         "wall_seconds": round(time.time() - started, 1),
     }
-    RESULTS.write_text(json.dumps(document, indent=2) + "\n")
+    path.write_text(json.dumps(document, indent=2) + "\n")
 
 
 def _stop_on_sigterm() -> None:
@@ -187,6 +172,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--readers", type=int, default=1, help="reading processes per host")
     parser.add_argument("--skip-faults", action="store_true")
     parser.add_argument("--keep", action="store_true", help="keep the logs and data")
+    parser.add_argument("--output", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
     if problem := can_make_hosts():
         print(f"rehearse: {problem}", file=sys.stderr)
@@ -203,7 +189,7 @@ def main(argv: list[str]) -> int:
             import shutil
 
             shutil.rmtree(work, ignore_errors=True)
-    _write(results, args.started, load_at_start)
+    _write(results, args.started, load_at_start, args.output)
     summary = ("worker_hosts", "docs_per_second", "scaling_efficiency", "violations")
     print(json.dumps({key: results[key] for key in summary}, indent=2))
     for problem in results["violations"]:

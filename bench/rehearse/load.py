@@ -9,6 +9,7 @@ import threading
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import Engine, text
 
@@ -61,6 +62,38 @@ def hosts_holding_work(engine: Engine) -> set[str]:
     )
     with engine.connect() as connection:
         return {str(name) for name in connection.execute(query).scalars()}
+
+
+def connections_by_address(engine: Engine) -> dict[str, int]:
+    """Open Postgres connections by client address (the test host they come from)."""
+    query = text(
+        "SELECT host(client_addr), count(*) FROM pg_stat_activity"
+        " WHERE client_addr IS NOT NULL GROUP BY 1"
+    )
+    with engine.connect() as connection:
+        return {str(address): int(count) for address, count in connection.execute(query)}
+
+
+def footprint(engine: Engine, object_dir: Path) -> dict[str, Any]:
+    """Database and object store size per upload, for sizing."""
+    query = text(
+        "SELECT pg_database_size('docintake'), pg_database_size('prefect'),"
+        " (SELECT count(*) FROM uploads), (SELECT count(*) FROM status_history)"
+    )
+    with engine.connect() as connection:
+        docintake, prefect, uploads, history = connection.execute(query).one()
+    stored = sum(path.stat().st_size for path in object_dir.rglob("*") if path.is_file())
+    per = max(1, int(uploads))
+    return {
+        "uploads": int(uploads),
+        "status_history_rows": int(history),
+        "docintake_database_mib": round(docintake / 2**20, 1),
+        "prefect_database_mib": round(prefect / 2**20, 1),
+        "object_store_mib": round(stored / 2**20, 1),
+        "docintake_database_kib_per_upload": round(docintake / 1024 / per, 1),
+        "prefect_database_kib_per_upload": round(prefect / 1024 / per, 1),
+        "object_store_kib_per_upload": round(stored / 1024 / per, 1),
+    }
 
 
 @dataclass

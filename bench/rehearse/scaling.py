@@ -12,8 +12,14 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from bench.rehearse.hosts import Host
-from bench.rehearse.load import Feeder, backlog, finished_between, hosts_holding_work
+from bench.rehearse.hosts import REHEARSAL, Host
+from bench.rehearse.load import (
+    Feeder,
+    backlog,
+    connections_by_address,
+    finished_between,
+    hosts_holding_work,
+)
 from bench.rehearse.services import Services
 from storage.models import utcnow
 
@@ -100,12 +106,18 @@ def measure(
     end = utcnow()
     done = finished_between(engine, start, end)
     rate = done / (end - start).total_seconds()
+    names = {host.address: name for name, host in services.hosts.items()}
+    names[REHEARSAL.bridge_address] = "harness"
+    connections = connections_by_address(engine)
     return {
         "worker_hosts": len(worker_hosts),
         "docs_per_second": round(rate, 3),
         "documents_finished": done,
         "seconds_until_all_hosts_held_work": round(joined, 1),
         "backlog_at_end": backlog(engine),
+        "postgres_connections_by_host": {
+            names.get(address, address): count for address, count in sorted(connections.items())
+        },
         **window.report(worker_hosts),
     }
 
@@ -137,3 +149,37 @@ def scaling(
         "steps": steps,
         "batches_posted": feeder.posted,
     }
+
+
+def limits(steps: list[dict[str, Any]], quota: float) -> list[dict[str, Any]]:
+    """What held each step back. The CPU one document costs on every host at one worker
+    host, times the documents of linear scaling, is what linear would need: more than
+    the machine's cores, and the machine is the limit, not the software. Worker hosts
+    that use their whole quota are held by it alone (as intended)."""
+    first = steps[0]
+    cost = sum(first["cpu_per_host"].values()) / first["docs_per_second"]
+    found = []
+    for step in steps:
+        workers = [cpu for name, cpu in step["cpu_per_host"].items() if name not in SHARED]
+        used = sum(workers) / len(workers) / quota
+        needed = step["worker_hosts"] * first["docs_per_second"] * cost
+        if used >= 0.9:
+            bound = "the worker hosts' own CPU quota (capacity grows with hosts)"
+        elif step["machine_cpus_busy"] >= 0.95 * step["machine_cpus"]:
+            bound = "the machine's CPUs (worker hosts got less than their quota)"
+        else:
+            bound = "the shared hosts or waiting (CPU to spare, quota not used)"
+        found.append({
+            "worker_hosts": step["worker_hosts"],
+            "bound_by": bound,
+            "worker_hosts_used_share_of_quota": round(used, 3),
+            "cpus_linear_would_need": round(needed, 2),
+            "machine_cpus": step["machine_cpus"],
+            "shared_hosts_cpu": {name: step["cpu_per_host"][name] for name in SHARED},
+            "cpu_ms_per_document_at_one_host": {
+                name: round(1000 * cpu / first["docs_per_second"], 1)
+                for name, cpu in first["cpu_per_host"].items()
+            },
+            "outside_the_rehearsal_cpu": step["cpu_outside_the_rehearsal"],
+        })  # fmt: skip
+    return found
