@@ -140,6 +140,21 @@ class Host:
         except OSError:
             return 0.0
 
+    def cpu_seconds_by_command(self) -> dict[str, float]:
+        """CPU time of the host's live processes by command name, their reaped children
+        included (a Postgres backend that ended counts for the postmaster)."""
+        ticks = os.sysconf("SC_CLK_TCK")
+        found: dict[str, float] = {}
+        for pid in self.pids():
+            try:
+                stat = Path(f"/proc/{pid}/stat").read_text()
+            except OSError:
+                continue
+            command = stat[stat.index("(") + 1 : stat.rindex(")")]
+            times = stat[stat.rindex(")") + 2 :].split()[11:15]  # utime stime cutime cstime
+            found[command] = found.get(command, 0.0) + sum(int(t) for t in times) / ticks
+        return found
+
     def throttled_seconds(self) -> float:
         """How long the CPU quota held the host back."""
         try:

@@ -49,6 +49,7 @@ class Window:
         self.cpu = {name: host.cpu_seconds() for name, host in self.hosts.items()}
         self.throttled = {name: host.throttled_seconds() for name, host in self.hosts.items()}
         self.machine = machine_cpu()
+        self.by_command = {name: self.hosts[name].cpu_seconds_by_command() for name in SHARED}
         self.load_before = os.getloadavg()
 
     def report(self, worker_hosts: list[str]) -> dict[str, Any]:
@@ -71,6 +72,7 @@ class Window:
                 for name in worker_hosts
             },
             "shared_hosts_cpu": round(sum(used[name] for name in SHARED), 3),
+            "shared_hosts_cpu_by_command": self._by_command(seconds),
             "machine_cpus_busy": round(machine_busy, 3),
             "machine_cpus": cores,
             "cpu_outside_the_rehearsal": round(max(0.0, machine_busy - ours), 3),
@@ -79,6 +81,18 @@ class Window:
                 round(os.getloadavg()[0], 2),
             ],
         }
+
+    def _by_command(self, seconds: float) -> dict[str, dict[str, float]]:
+        found = {}
+        for name in SHARED:
+            before = self.by_command[name]
+            now = self.hosts[name].cpu_seconds_by_command()
+            found[name] = {
+                command: round((value - before.get(command, 0.0)) / seconds, 3)
+                for command, value in now.items()
+                if value - before.get(command, 0.0) > 0.005 * seconds
+            }
+        return found
 
 
 def wait_for_hosts(engine: Engine, hostnames: set[str], timeout: float) -> float:
