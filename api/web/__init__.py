@@ -17,7 +17,7 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ExceptionHandler
 
-from api.web import batches, inbox, login, results, settings_pages
+from api.web import batches, inbox, login, results, settings_pages, webhook_pages
 from api.web.auth import CsrfRejected, LoginRequired, WebUser, find_user
 from api.web.guard import WebGuard, is_web_path
 from api.web.render import error_page, not_found_page
@@ -34,6 +34,7 @@ def web_router() -> APIRouter:
     router.include_router(inbox.router)
     router.include_router(batches.router)
     router.include_router(settings_pages.router)
+    router.include_router(webhook_pages.router)
     router.include_router(results.router)
     return router
 

@@ -1,0 +1,75 @@
+"""The company's webhook endpoints and their recent deliveries (status code, attempts,
+next try), with a button that sends a delivery again. Endpoints are registered over the
+API (POST /v1/webhook-endpoints); here they are watched."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from api.deps import ServicesDep
+from api.web.auth import CsrfUser, CurrentUser
+from api.web.render import not_found_page, render
+from storage.repositories import webhooks as webhook_repo
+from storage.webhook_models import WebhookDelivery, WebhookEndpoint
+
+router = APIRouter(include_in_schema=False)
+
+RECENT_DELIVERIES = 20
+MESSAGE_ID = re.compile(r"^msg_[0-9a-f]{32}$")
+
+
+@dataclass(frozen=True)
+class EndpointView:
+    endpoint: WebhookEndpoint
+    deliveries: list[WebhookDelivery]
+
+
+def delivery_state(delivery: WebhookDelivery) -> str:
+    if delivery.delivered_at is not None:
+        return "delivered"
+    if delivery.gave_up_at is not None:
+        return "given up"
+    return "pending"
+
+
+@router.get("/app/settings/webhooks", response_class=HTMLResponse)
+def webhooks_page(request: Request, user: CurrentUser, services: ServicesDep) -> HTMLResponse:
+    with services.db.read_session() as session:
+        views = [
+            EndpointView(
+                endpoint, webhook_repo.recent_deliveries(session, endpoint.id, RECENT_DELIVERIES)
+            )
+            for endpoint in webhook_repo.live_endpoints(session, user.company_id)
+        ]
+    return render(
+        request,
+        "webhooks.html",
+        user,
+        active="settings",
+        endpoints=views,
+        state_of=delivery_state,
+        sent_again=request.query_params.get("sent"),
+    )
+
+
+@router.post("/app/settings/webhooks/send-again")
+def send_again(
+    request: Request,
+    user: CsrfUser,
+    services: ServicesDep,
+    delivery: Annotated[str, Form(max_length=64)] = "",
+) -> Response:
+    """Send the delivery (its webhook-id in the form field `delivery`) again."""
+    message_id = delivery
+    if not MESSAGE_ID.match(message_id):
+        return not_found_page(request, user)
+    with services.db.session() as session:
+        if not webhook_repo.send_again(session, user.company_id, message_id):
+            return not_found_page(request, user)
+        session.commit()
+    return RedirectResponse(f"/app/settings/webhooks?sent={message_id}", status_code=303)
