@@ -16,7 +16,7 @@ It talks to the server only over HTTP: nothing here imports the server's package
     models.py     Upload, Batch, BatchCounts, Result, Error (frozen, snake_case)
     errors.py     ProblemError, WaitTimeout
     retry.py      RetryPolicy, RetryNotice, Retry-After parsing
-    webhooks.py   the place for webhook signature verification (not yet written)
+    webhooks.py   verify_webhook: the signature check of a webhook delivery
     importer/     `docintake import`: walk, plan, journal, send, report, command
 """
 
@@ -24,6 +24,7 @@ from docintake_client.client import DocintakeClient
 from docintake_client.errors import ProblemError, WaitTimeout
 from docintake_client.models import Batch, BatchCounts, Error, Result, Upload
 from docintake_client.retry import RetryNotice, RetryPolicy
+from docintake_client.webhooks import WebhookVerificationError, verify_webhook
 
 __all__ = [
     "Batch",
@@ -36,4 +37,6 @@ __all__ = [
     "RetryPolicy",
     "Upload",
     "WaitTimeout",
+    "WebhookVerificationError",
+    "verify_webhook",
 ]

@@ -21,6 +21,7 @@ from standardwebhooks import Webhook
 
 from api.app import create_app
 from api.deps import Services
+from docintake_client import verify_webhook
 from flows.webhook_sender import RetrySchedule, WebhookSender, event_body
 from storage.db import Database
 from storage.models import Upload, utcnow
@@ -129,6 +130,7 @@ def test_a_signed_event_carries_the_resource_as_get_returns_it(
 
     (request,) = receiver.requests()
     event = Webhook(secret).verify(request.body, request.headers)
+    assert verify_webhook(secret, request.headers, request.body) == event  # the client's
     assert event["type"] == "upload.failed"
     assert event["timestamp"].endswith("Z")
     services = Services(settings=settings, db=db, store=LocalDirStore(tmp_path / "objects"))
