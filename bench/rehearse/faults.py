@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,9 @@ REJOIN_PROBE_SECONDS = 300.0
 
 @dataclass
 class RejoinWatch:
-    """When each watched host holds work again after `since` (polled every second)."""
+    """When each watched host took or renewed a lease after `since` (the fault's end),
+    polled every second: the killed host's new run claiming, the cut-off host's run
+    claiming or renewing again."""
 
     engine: Engine
     hostnames: dict[str, str]  # hostname -> host name
@@ -48,13 +51,17 @@ class RejoinWatch:
     seen: dict[str, float] = field(default_factory=dict)
     stop: threading.Event = field(default_factory=threading.Event)
 
+    @property
+    def since_at(self) -> datetime:
+        return datetime.fromtimestamp(self.since, UTC)
+
     def start(self) -> None:
         threading.Thread(target=self._run, name="rejoin", daemon=True).start()
 
     def _run(self) -> None:
         while not self.stop.is_set() and len(self.seen) < len(self.hostnames):
             try:
-                holding = hosts_holding_work(self.engine)
+                holding = hosts_holding_work(self.engine, self.since_at)
             except Exception:  # the harness's own query; try again
                 holding = set()
             for hostname in holding & set(self.hostnames) - set(self.seen):

@@ -52,16 +52,23 @@ def finished_between(engine: Engine, start: datetime, end: datetime) -> int:
         return int(connection.execute(query, {"start": start, "end": end}).scalar_one())
 
 
-def hosts_holding_work(engine: Engine) -> set[str]:
-    """The hostnames whose workers hold a live lease (lease owners are host:pid:id)."""
+LEASE_SECONDS = 30.0  # DOCINTAKE_LEASE_SECONDS, left at its default
+
+
+def hosts_holding_work(engine: Engine, since: datetime | None = None) -> set[str]:
+    """The hostnames whose workers hold a live lease (lease owners are host:pid:id);
+    with `since`, only leases taken or extended after it (a lease runs LEASE_SECONDS
+    from then), so a dead process's leases that have not expired yet do not count."""
+    after = "lease_expires_at > now()"
+    if since is not None:
+        after += " AND lease_expires_at > :since + make_interval(secs => :lease)"
     query = text(
-        "SELECT DISTINCT split_part(lease_owner, ':', 1) FROM uploads"
-        " WHERE lease_expires_at > now() UNION"
-        " SELECT DISTINCT split_part(lease_owner, ':', 1) FROM batches"
-        " WHERE lease_expires_at > now()"
+        f"SELECT DISTINCT split_part(lease_owner, ':', 1) FROM uploads WHERE {after} UNION"
+        f" SELECT DISTINCT split_part(lease_owner, ':', 1) FROM batches WHERE {after}"
     )
     with engine.connect() as connection:
-        return {str(name) for name in connection.execute(query).scalars()}
+        rows = connection.execute(query, {"since": since, "lease": LEASE_SECONDS})
+        return {str(name) for name in rows.scalars()}
 
 
 def connections_by_address(engine: Engine) -> dict[str, int]:
