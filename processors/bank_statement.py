@@ -18,11 +18,10 @@ from processors.base import (
     Outcome,
     ProcessingContext,
     ProcessingError,
-    ResultType,
 )
 from processors.pdf_text import read_pdf_text
 from processors.statements.lines import split_line
-from processors.statements.output import statement_data
+from processors.statements.output import statement_result
 from processors.statements.reading import Reading, balances, opening_balance, transactions
 from processors.statements.table import find_table
 from processors.statements.tokens import decimal_comma
@@ -63,8 +62,7 @@ class BankStatementProcessor:
             raise ProcessingError(
                 FailureCode.NO_TRANSACTIONS_FOUND, "No transactions were found in the statement."
             )
-        result = statement_data(reading, layout, decimal_comma(layout))
-        return Outcome(ResultType.BANK_STATEMENT, {**result, "source": pdf_text.source()})
+        return Outcome(statement_result(reading, layout, decimal_comma(layout), pdf_text.source()))
 
 
 def looks_like_statement(text: str, reading: Reading | None = None) -> bool:

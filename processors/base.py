@@ -1,7 +1,8 @@
 """The processor contract: what every document processor takes, returns and raises.
 
 A processor is pure. It gets the file's bytes and a frozen context, and returns a
-frozen `Outcome` or raises `ProcessingError` carrying one of the spec's failure codes.
+frozen `Outcome` carrying a typed result (processors/results/) or raises
+`ProcessingError` carrying one of the spec's failure codes.
 Anything else it raises is a bug and ends as `processing_failed` upstream.
 Every exception the processors define, in one tree: `processors/errors.py`.
 """
@@ -9,9 +10,9 @@ Every exception the processors define, in one tree: `processors/errors.py`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 
 class DocumentType(StrEnum):
@@ -72,12 +73,28 @@ class ProcessingContext:
     ocr_command: str = "tesseract"
 
 
+class DocumentResult(Protocol):
+    """A frozen, versioned result type (processors/results/): one per `ResultType`."""
+
+    RESULT_TYPE: ClassVar[ResultType]
+    VERSION: ClassVar[int]
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """A successful read. `data` is JSON-serialisable and is stored with the result."""
+    """A successful read: the typed result. `data` is its JSON form, stored with it."""
 
-    result_type: ResultType
-    data: Mapping[str, Any] = field(default_factory=dict)
+    result: DocumentResult
+
+    @property
+    def result_type(self) -> ResultType:
+        return self.result.RESULT_TYPE
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.result.to_dict()
 
 
 class ProcessingError(Exception):

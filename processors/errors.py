@@ -22,6 +22,8 @@ re-exports each class, so `from processors.errors import OverLimit` works too.
     bytes' own
 * SchemaError (sepa_messages, a ValueError) - a SEPA file fails its message's ISO
   schema; sepa.py turns it into a ProcessingError
+* ResultShapeError (json_fields, a ValueError) - stored result data that does not fit
+  its type (processors/results/)
 * UnreadablePdfError (einvoice.pdf_attachment) - a PDF that cannot be opened
 * UnknownProfileError (einvoice.profiles, a ValueError) - an e-invoice profile not known
 * RulesNotInstalledError (einvoice.rules, a RuntimeError) - the validation rules are
@@ -40,6 +42,7 @@ from processors.einvoice.findings import InvalidEInvoiceError, NotAnEInvoiceErro
 from processors.einvoice.pdf_attachment import UnreadablePdfError
 from processors.einvoice.profiles import UnknownProfileError
 from processors.einvoice.rules import RulesNotInstalledError
+from processors.json_fields import ResultShapeError
 from processors.ocr import OcrFailed, OcrUnavailable
 from processors.pdf_limits import OverLimit
 from processors.pipeline import IntakeRejected
@@ -64,6 +67,7 @@ __all__ = [
     "OcrUnavailable",
     "OverLimit",
     "ProcessingError",
+    "ResultShapeError",
     "RulesNotInstalledError",
     "SchemaError",
     "SourceUnreadable",

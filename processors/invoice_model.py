@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
 from processors.base import CompanyProfile, DocumentType
+from processors.json_fields import to_json
 
 
 class InvoiceType(StrEnum):
@@ -136,26 +137,9 @@ class Invoice:
     notes: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        result = _to_json(self)
+        result = to_json(self)
         assert isinstance(result, dict)
         return result
-
-
-def _to_json(value: Any) -> Any:
-    if is_dataclass(value) and not isinstance(value, type):
-        return {_camel(f.name): _to_json(getattr(value, f.name)) for f in fields(value)}
-    if isinstance(value, tuple | list):
-        return [_to_json(item) for item in value]
-    if isinstance(value, Decimal):
-        return str(value)
-    if isinstance(value, date):
-        return value.isoformat()
-    return value
-
-
-def _camel(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(part.capitalize() for part in rest)
 
 
 # --- direction -------------------------------------------------------------------------
@@ -250,11 +234,11 @@ def _same_name(left: str, right: str) -> bool:
     return norm(left) != "" and norm(left) == norm(right)
 
 
-def direction_fields(
+def invoice_direction(
     invoice: Invoice, company: CompanyProfile, requested: DocumentType
-) -> dict[str, Any]:
+) -> DirectionDecision:
     """The direction of an invoice as stored with its result, for every source."""
-    decision = decide_direction(
+    return decide_direction(
         invoice.seller,
         invoice.buyer,
         company,
@@ -262,9 +246,3 @@ def direction_fields(
         seller_ibans=[m.payee_iban for m in invoice.payment_means if m.payee_iban],
         buyer_ibans=[m.payer_iban for m in invoice.payment_means if m.payer_iban],
     )
-    return {
-        "direction": str(decision.direction),
-        "directionUncertain": decision.uncertain,
-        "directionMismatch": decision.mismatch,
-        "directionReason": decision.reason,
-    }

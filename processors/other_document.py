@@ -7,17 +7,15 @@ as `bank_statement` never get here: the bank statement processor takes them all.
 
 from __future__ import annotations
 
-from typing import Any
-
 from processors.base import (
     FailureCode,
     FileKind,
     Outcome,
     ProcessingContext,
     ProcessingError,
-    ResultType,
 )
 from processors.pdf import open_pdf, summarize
+from processors.results.other_document import FiledPdf, FiledXml
 from processors.sniff import XML_ROOT_WINDOW, sniff, xml_root
 
 FALLBACK_SCORE = 1
@@ -32,29 +30,24 @@ class OtherDocumentProcessor:
     def process(self, data: bytes, context: ProcessingContext) -> Outcome:
         kind = sniff(data)
         if kind is FileKind.PDF:
-            metadata = _pdf_metadata(data)
-        elif kind is FileKind.XML:
-            metadata = _xml_metadata(data)
-        else:
-            raise ProcessingError(
-                FailureCode.UNSUPPORTED_FILE_TYPE, "Only PDF and XML files are filed as documents."
-            )
-        return Outcome(
-            ResultType.OTHER_DOCUMENT, {"kind": kind.value, "size": len(data), **metadata}
+            return Outcome(_filed_pdf(data))
+        if kind is FileKind.XML:
+            return Outcome(_filed_xml(data))
+        raise ProcessingError(
+            FailureCode.UNSUPPORTED_FILE_TYPE, "Only PDF and XML files are filed as documents."
         )
 
 
-def _pdf_metadata(data: bytes) -> dict[str, Any]:
+def _filed_pdf(data: bytes) -> FiledPdf:
     """Opening the PDF is also the password check."""
     summary = summarize(open_pdf(data))
-    return {"page_count": summary.page_count, "title": summary.title}
+    return FiledPdf(size=len(data), page_count=summary.page_count, title=summary.title)
 
 
-def _xml_metadata(data: bytes) -> dict[str, Any]:
+def _filed_xml(data: bytes) -> FiledXml:
     root = xml_root(data[:XML_ROOT_WINDOW])
-    return {
-        "page_count": None,
-        "title": None,
-        "root_namespace": root.namespace if root else None,
-        "root_element": root.local_name if root else None,
-    }
+    return FiledXml(
+        size=len(data),
+        root_namespace=root.namespace if root else None,
+        root_element=root.local_name if root else None,
+    )

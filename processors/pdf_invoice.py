@@ -9,8 +9,6 @@ extracts what it can into the normalized `Invoice`. Totals are cross-checked
 
 from __future__ import annotations
 
-from typing import Any
-
 from processors.base import (
     Declined,
     DocumentType,
@@ -19,9 +17,9 @@ from processors.base import (
     Outcome,
     ProcessingContext,
     ProcessingError,
-    ResultType,
 )
-from processors.invoice_model import Invoice, direction_fields
+from processors.invoice_model import invoice_direction
+from processors.json_fields import from_json
 from processors.ocr import DEFAULT_COMMAND
 from processors.pdf_invoice_classify import (
     INVOICE_THRESHOLD,
@@ -31,6 +29,7 @@ from processors.pdf_invoice_classify import (
 )
 from processors.pdf_invoice_fields import extract_invoice
 from processors.pdf_text import PdfText, read_pdf_text
+from processors.results.invoice import InvoiceChecks, InvoiceResult, TextClassification
 from processors.text_values import forget_lines
 
 __all__ = [
@@ -78,8 +77,17 @@ class PdfTextInvoiceProcessor:
         if pdf_text.ocr is not None and not pdf_text.ocr.trusted:
             checks = {**checks, "ocr": "low_confidence", "confidence": "low", "needsReview": True}
         checks = {**checks, **template_checks(classification)}
-        result = _invoice_data(invoice, checks, classification, context)
-        return Outcome(ResultType.INVOICE, {**result, "source": pdf_text.source()})
+        return Outcome(
+            InvoiceResult.of(
+                invoice,
+                invoice_direction(invoice, context.company, context.document_type),
+                pdf_text.source(),
+                classification=TextClassification(classification.score, classification.signals),
+                # The checks are put together as a mapping by the readers of the totals and
+                # the template; their keys are the stored ones.
+                checks=from_json(InvoiceChecks, checks),
+            )
+        )
 
 
 def read_text(data: bytes, ocr_command: str = DEFAULT_COMMAND) -> str:
@@ -91,17 +99,3 @@ def joined(pdf_text: PdfText) -> str:
     """Plain text of the first pages, then the layout text (columns kept on one line),
     so label/value pairs can be found in whichever order the PDF draws them."""
     return "\n".join(pdf_text.plain) + "\n" + "\n".join(pdf_text.layout)
-
-
-def _invoice_data(
-    invoice: Invoice,
-    checks: dict[str, Any],
-    classification: Classification,
-    context: ProcessingContext,
-) -> dict[str, Any]:
-    return {
-        "invoice": invoice.to_dict(),
-        **direction_fields(invoice, context.company, context.document_type),
-        "classification": {"score": classification.score, "signals": list(classification.signals)},
-        "checks": checks,
-    }

@@ -35,7 +35,7 @@ import pypdfium2 as pdfium  # type: ignore[import-untyped]
 import pypdfium2.raw as pdfium_raw  # type: ignore[import-untyped]
 from PIL import Image, ImageFilter
 
-from processors.base import FailureCode, ProcessingError
+from processors.base import FailureCode, FileKind, ProcessingError
 from processors.ocr import (
     OcrFailed,
     OcrPage,
@@ -47,6 +47,7 @@ from processors.ocr import (
     recognised_rate,
 )
 from processors.pdf import open_pdf
+from processors.results.source import OcrSummary, ReadMethod, Source
 from processors.text_layer import read_pages
 from processors.text_quality import reads_as_language, reads_as_text
 from processors.text_values import page_texts
@@ -95,15 +96,16 @@ class OcrStats:
     def trusted(self) -> bool:
         return self.mean_confidence >= TRUSTED_CONFIDENCE
 
-    def to_dict(self) -> dict[str, float | int | bool]:
-        return {
-            "pages": self.pages,
-            "words": self.words,
-            "meanConfidence": round(self.mean_confidence, 1),
-            "recognisedRate": round(self.recognised_rate, 3),
-            "seconds": round(self.seconds, 2),
-            "reviewAdvised": not self.trusted,
-        }
+    def summary(self, pages_not_read: int) -> OcrSummary:
+        return OcrSummary(
+            pages=self.pages,
+            words=self.words,
+            mean_confidence=round(self.mean_confidence, 1),
+            recognised_rate=round(self.recognised_rate, 3),
+            seconds=round(self.seconds, 2),
+            review_advised=not self.trusted,
+            pages_not_read=pages_not_read,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,21 +125,19 @@ class PdfText:
     skipped_ocr_pages: int = 0
 
     @property
-    def method(self) -> str:
+    def method(self) -> ReadMethod:
         if self.ocr is None:
-            return "text"
-        return "ocr" if self.ocr.pages == len(self.plain) else "text+ocr"
+            return ReadMethod.TEXT
+        return ReadMethod.OCR if self.ocr.pages == len(self.plain) else ReadMethod.TEXT_AND_OCR
 
     @property
     def empty(self) -> bool:
         return not any(page.strip() for page in (*self.plain, *self.layout))
 
-    def source(self) -> dict[str, object]:
+    def source(self) -> Source:
         """What the result records about where its text came from."""
-        source: dict[str, object] = {"container": "pdf", "method": self.method}
-        if self.ocr is not None:
-            source["ocr"] = {**self.ocr.to_dict(), "pagesNotRead": self.skipped_ocr_pages}
-        return source
+        ocr = self.ocr.summary(self.skipped_ocr_pages) if self.ocr is not None else None
+        return Source(FileKind.PDF, method=self.method, ocr=ocr)
 
 
 def read_pdf_text(

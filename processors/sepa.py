@@ -18,10 +18,8 @@ order (docs/einvoice.md, "SEPA variants"):
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Any
 
 from lxml import etree
 
@@ -32,8 +30,9 @@ from processors.base import (
     Outcome,
     ProcessingContext,
     ProcessingError,
-    ResultType,
 )
+from processors.results.other_document import FiledPaymentFile
+from processors.results.payment_file import Payment, PaymentFile, PaymentFileChecks, PaymentKind
 from processors.sepa_messages import (
     SchemaError,
     check_schema,
@@ -45,7 +44,10 @@ from processors.xmlsafe import XmlRejectedError, parse_xml, peek_root
 
 __all__ = ["SepaProcessor", "compile_schemas", "message_type", "read_payment_file"]
 
-_KINDS = {"CstmrCdtTrfInitn": "credit_transfer", "CstmrDrctDbtInitn": "direct_debit"}
+_KINDS = {
+    "CstmrCdtTrfInitn": PaymentKind.CREDIT_TRANSFER,
+    "CstmrDrctDbtInitn": PaymentKind.DIRECT_DEBIT,
+}
 SCORE_SEPA = 90
 _TAKES = frozenset(
     {DocumentType.AUTO, DocumentType.SUPPLIER_INVOICE, DocumentType.CUSTOMER_INVOICE}
@@ -56,22 +58,6 @@ _CURRENCY = re.compile(r"^[A-Z]{3}$")
 def message_type(namespace: str | None) -> str | None:
     message = message_type_of(namespace)
     return message.name if message else None
-
-
-@dataclass(frozen=True, slots=True)
-class Payment:
-    payment_info_id: str | None
-    requested_date: str | None
-    end_to_end_id: str | None
-    amount: str | None
-    currency: str | None
-    name: str | None  # the counterparty: creditor (pain.001) or debtor (pain.008)
-    iban: str | None
-    bic: str | None
-    remittance_information: str | None
-    mandate_id: str | None
-    own_name: str | None  # the initiating side: debtor (pain.001) or creditor (pain.008)
-    own_iban: str | None
 
 
 class SepaProcessor:
@@ -89,14 +75,12 @@ class SepaProcessor:
     def process(self, data: bytes, context: ProcessingContext) -> Outcome:
         payment_file = read_payment_file(data, self._rules_root)
         if context.document_type is DocumentType.AUTO:
-            return Outcome(ResultType.PAYMENT_FILE, payment_file)
+            return Outcome(payment_file)
         # A payment file sent as an invoice is filed, not booked (decisions.md).
-        return Outcome(
-            ResultType.OTHER_DOCUMENT, {"reason": "SEPA payment file", "paymentFile": payment_file}
-        )
+        return Outcome(FiledPaymentFile(payment_file=payment_file))
 
 
-def read_payment_file(data: bytes, rules_root: Path | None = None) -> dict[str, Any]:
+def read_payment_file(data: bytes, rules_root: Path | None = None) -> PaymentFile:
     try:
         tree = parse_xml(data)
     except XmlRejectedError as exc:
@@ -122,24 +106,24 @@ def read_payment_file(data: bytes, rules_root: Path | None = None) -> dict[str, 
     for info, own in blocks:
         where = f"payment information {reader.text(info, 'p:PmtInfId')!r}"
         _check_totals(own, reader.text(info, "p:NbOfTxs"), reader.text(info, "p:CtrlSum"), where)
-    return {
-        "kind": kind,
-        "messageType": message.name,
-        "messageId": reader.text(header, "p:MsgId"),
-        "creationTime": reader.text(header, "p:CreDtTm"),
-        "initiatingParty": reader.text(header, "p:InitgPty/p:Nm"),
-        "numberOfTransactions": len(payments),
-        "controlSum": str(sum((_decimal(p.amount) for p in payments), Decimal("0"))),
-        "validation": {
-            "xsd": schema.summary,
-            "schema": schema.schema,
-            "variant": message.variant,
-            "structure": "required elements present; "
+    return PaymentFile(
+        kind=kind,
+        message_type=message.name,
+        message_id=reader.text(header, "p:MsgId"),
+        creation_time=reader.text(header, "p:CreDtTm"),
+        initiating_party=reader.text(header, "p:InitgPty/p:Nm"),
+        number_of_transactions=len(payments),
+        control_sum=sum((_decimal(p.amount) for p in payments), Decimal("0")),
+        validation=PaymentFileChecks(
+            xsd=schema.summary,
+            schema=schema.schema,
+            variant=message.variant,
+            structure="required elements present; "
             "transaction count and control sums match the payments",
-            "warnings": _iban_warnings(reader.all_ibans(initiation)),
-        },
-        "payments": [_camel_keys(asdict(p)) for p in payments],
-    }
+            warnings=tuple(_iban_warnings(reader.all_ibans(initiation))),
+        ),
+        payments=tuple(payments),
+    )
 
 
 def _invalid(message: str) -> ProcessingError:
@@ -222,14 +206,6 @@ def _decimal(value: str | None) -> Decimal:
     return number
 
 
-def _camel_keys(values: dict[str, Any]) -> dict[str, Any]:
-    def camel(name: str) -> str:
-        head, *rest = name.split("_")
-        return head + "".join(part.capitalize() for part in rest)
-
-    return {camel(key): value for key, value in values.items()}
-
-
 class _Reader:
     def __init__(self, namespace: str) -> None:
         self.ns = {"p": namespace}
@@ -267,9 +243,9 @@ class _Reader:
     def all_ibans(self, initiation: etree._Element) -> list[str]:
         return [node.text.strip() for node in self.nodes(initiation, ".//p:IBAN") if node.text]
 
-    def payments(self, info: etree._Element, kind: str) -> list[Payment]:
+    def payments(self, info: etree._Element, kind: PaymentKind) -> list[Payment]:
         """The payments of one payment information block (PmtInf)."""
-        credit = kind == "credit_transfer"
+        credit = kind is PaymentKind.CREDIT_TRANSFER
         own, other, tx_tag = (
             ("Dbtr", "Cdtr", "CdtTrfTxInf") if credit else ("Cdtr", "Dbtr", "DrctDbtTxInf")
         )

@@ -1,41 +1,21 @@
-"""Validation findings and the errors that carry them."""
+"""The errors that carry validation findings (the findings themselves:
+processors/results/findings.py, stored with a result too)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from enum import StrEnum
 
 from processors.base import Declined, FailureCode, ProcessingError
+from processors.results.findings import Finding, Level
 
-
-class Level(StrEnum):
-    FATAL = "fatal"  # XSD errors, unreadable structure, unknown profile
-    ERROR = "error"
-    WARNING = "warning"
-    INFORMATION = "information"
-
-    @property
-    def fails(self) -> bool:
-        return self in (Level.FATAL, Level.ERROR)
-
-
-@dataclass(frozen=True, slots=True)
-class Finding:
-    rule_id: str
-    level: Level
-    text: str
-    location: str | None = None
-    stage: str = ""  # which artefact reported it: "xsd:...", "schematron:..."
-
-    def to_dict(self) -> dict[str, str | None]:
-        return {
-            "id": self.rule_id,
-            "level": str(self.level),
-            "text": self.text,
-            "location": self.location,
-            "stage": self.stage,
-        }
+__all__ = [
+    "Finding",
+    "InvalidEInvoiceError",
+    "Level",
+    "NotAnEInvoiceError",
+    "failing",
+    "failure_message",
+]
 
 
 class InvalidEInvoiceError(ProcessingError):

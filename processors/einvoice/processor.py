@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from lxml import etree
 
@@ -12,7 +11,6 @@ from processors.base import (
     FileKind,
     Outcome,
     ProcessingContext,
-    ResultType,
 )
 from processors.einvoice.findings import (
     Finding,
@@ -34,7 +32,10 @@ from processors.einvoice.profiles import (
 from processors.einvoice.read_cii import ZUGFERD1, read_cii
 from processors.einvoice.read_ubl import read_ubl
 from processors.einvoice.validation import validate
-from processors.invoice_model import Invoice, direction_fields
+from processors.invoice_model import Invoice, invoice_direction
+from processors.results.invoice import EInvoiceValidation, InvoiceResult
+from processors.results.other_document import NonInvoiceXml
+from processors.results.source import Source
 from processors.xmlsafe import XmlEncodingError, XmlRejectedError, parse_xml, peek_root
 
 INVOICE_DOCUMENT_TYPES = frozenset(
@@ -67,7 +68,7 @@ class EInvoiceProcessor:
     def process(self, data: bytes, context: ProcessingContext) -> Outcome:
         if data.lstrip()[:5] == b"%PDF-":
             return self._process_pdf(data, context)
-        return self.process_xml(data, context, source={"container": "xml"})
+        return self.process_xml(data, context, source=Source(FileKind.XML))
 
     def _process_pdf(self, data: bytes, context: ProcessingContext) -> Outcome:
         try:
@@ -76,16 +77,10 @@ class EInvoiceProcessor:
             raise NotAnEInvoiceError(str(exc)) from exc
         if embedded is None:
             raise NotAnEInvoiceError("the PDF carries no embedded e-invoice")
-        source = {
-            "container": "pdf",
-            "attachment": embedded.name,
-            "relationship": embedded.relationship,
-        }
+        source = Source(FileKind.PDF, attachment=embedded.name, relationship=embedded.relationship)
         return self.process_xml(embedded.data, context, source=source)
 
-    def process_xml(
-        self, data: bytes, context: ProcessingContext, *, source: dict[str, Any]
-    ) -> Outcome:
+    def process_xml(self, data: bytes, context: ProcessingContext, *, source: Source) -> Outcome:
         tree = _parse(data)
         syntax = syntax_of(tree.getroot())
         if syntax is None:
@@ -101,17 +96,14 @@ class EInvoiceProcessor:
                     ]
                 )
             return _other_document(tree.getroot())
-        findings, summary = self._validate(tree, syntax)
-        if failing(findings):
-            raise InvalidEInvoiceError(findings)
+        validation = self._validate(tree, syntax)
+        if not validation.valid:
+            raise InvalidEInvoiceError(validation.findings)
         invoice = _read(tree.getroot(), syntax)
-        return Outcome(
-            ResultType.INVOICE, _invoice_data(invoice, context, summary, findings, source)
-        )
+        decision = invoice_direction(invoice, context.company, context.document_type)
+        return Outcome(InvoiceResult.of(invoice, decision, source, validation=validation))
 
-    def _validate(
-        self, tree: etree._ElementTree, syntax: Syntax
-    ) -> tuple[list[Finding], dict[str, Any]]:
+    def _validate(self, tree: etree._ElementTree, syntax: Syntax) -> EInvoiceValidation:
         declared = declared_of(tree.getroot(), syntax)
         try:
             profile, note = profile_of(declared)
@@ -121,13 +113,14 @@ class EInvoiceProcessor:
         findings = validate(tree, plan, self._rules_root)
         if note:
             findings.insert(0, Finding("PROFILE-NOTE", Level.INFORMATION, note))
-        summary = {
-            "syntax": str(syntax),
-            "specificationId": declared.specification_id,
-            "profile": str(profile),
-            "scenario": plan.scenario,
-        }
-        return findings, summary
+        return EInvoiceValidation(
+            syntax=str(syntax),
+            specification_id=declared.specification_id,
+            profile=str(profile),
+            scenario=plan.scenario,
+            valid=not failing(findings),
+            findings=tuple(findings),
+        )
 
 
 def _parse(data: bytes) -> etree._ElementTree:
@@ -149,30 +142,4 @@ def _read(root: etree._Element, syntax: Syntax) -> Invoice:
 
 def _other_document(root: etree._Element) -> Outcome:
     qname = etree.QName(root)
-    return Outcome(
-        ResultType.OTHER_DOCUMENT,
-        {
-            "reason": "XML that is not an e-invoice",
-            "rootElement": qname.localname,
-            "rootNamespace": qname.namespace,
-        },
-    )
-
-
-def _invoice_data(
-    invoice: Invoice,
-    context: ProcessingContext,
-    summary: dict[str, Any],
-    findings: list[Finding],
-    source: dict[str, Any],
-) -> dict[str, Any]:
-    return {
-        "invoice": invoice.to_dict(),
-        **direction_fields(invoice, context.company, context.document_type),
-        "validation": {
-            **summary,
-            "valid": True,
-            "findings": [finding.to_dict() for finding in findings],
-        },
-        "source": source,
-    }
+    return Outcome(NonInvoiceXml(root_element=qname.localname, root_namespace=qname.namespace))

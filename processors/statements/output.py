@@ -1,4 +1,4 @@
-"""The statement reading as the result's data: dates resolved, counterparties named."""
+"""The statement reading as the typed result: dates resolved, counterparties named."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import re
 from collections import Counter
 from datetime import date
 from decimal import Decimal
-from typing import Any
 
+from processors.results.source import Source
+from processors.results.statement import BankStatementResult, Statement, StatementTransaction
 from processors.statements.reading import Reading, Transaction
 from processors.statements.tokens import DateToken, find_dates
 from processors.statements.vocabulary import TYPE_PREFIX
@@ -33,31 +34,29 @@ TYPE_SHARE = 0.25
 booking type ("SEPA-Lastschrift"), not a name: the name is on the next line."""
 
 
-def statement_data(reading: Reading, text: str, comma: bool) -> dict[str, Any]:
+def statement_result(
+    reading: Reading, text: str, comma: bool, source: Source
+) -> BankStatementResult:
     currency = _currency(text)
     month_first = _month_first(reading.transactions, currency)
     period = _period(text, comma, month_first)
     year_hint = period[1] if period else _latest_date(reading.transactions, text, comma)
     recurring = _recurring_first_lines(reading.transactions)
-    transactions = [
+    transactions = tuple(
         _transaction(t, year_hint, month_first, currency, recurring) for t in reading.transactions
-    ]
-    total = sum((t.amount for t in reading.transactions), Decimal(0))
-    return {
-        "statement": {
-            "accountIban": _account_iban(text),
-            "bic": find_bic(text),
-            "currency": currency,
-            "periodStart": period[0].isoformat() if period else None,
-            "periodEnd": period[1].isoformat() if period else None,
-            "number": _statement_number(lines_of(text)),
-            "openingBalance": _str(reading.opening),
-            "closingBalance": _str(reading.closing),
-            "transactionTotal": str(total),
-        },
-        "transactions": transactions,
-        "reconciled": reading.reconciled,
-    }
+    )
+    statement = Statement(
+        account_iban=_account_iban(text),
+        bic=find_bic(text),
+        currency=currency,
+        period_start=period[0] if period else None,
+        period_end=period[1] if period else None,
+        number=_statement_number(lines_of(text)),
+        opening_balance=reading.opening,
+        closing_balance=reading.closing,
+        transaction_total=sum((t.amount for t in reading.transactions), Decimal(0)),
+    )
+    return BankStatementResult(statement, transactions, reading.reconciled, source)
 
 
 def _transaction(
@@ -66,21 +65,20 @@ def _transaction(
     month_first: bool,
     currency: str | None,
     recurring: set[str],
-) -> dict[str, Any]:
+) -> StatementTransaction:
     lines = [line for line in (t.first_line, *t.purpose) if line]
     booking = _resolve(t.booking_token, month_first, year_hint)
     value = _resolve(t.value_token, month_first, year_hint)
     ibans = find_ibans(" ".join(lines))
-    return {
-        "bookingDate": _iso(booking),
-        "valueDate": _iso(value or booking),
-        "amount": str(t.amount),
-        "currency": currency,
-        "counterpartyName": counterparty(t.first_line, t.purpose, recurring),
-        "counterpartyIban": ibans[0] if ibans else None,
-        "purpose": " ".join(" ".join(lines).split()),
-        "confirmed": False,
-    }
+    return StatementTransaction(
+        booking_date=booking,
+        value_date=value or booking,
+        amount=t.amount,
+        currency=currency,
+        counterparty_name=counterparty(t.first_line, t.purpose, recurring),
+        counterparty_iban=ibans[0] if ibans else None,
+        purpose=" ".join(" ".join(lines).split()),
+    )
 
 
 def counterparty(first_line: str, purpose: list[str], recurring: set[str]) -> str | None:
@@ -172,11 +170,3 @@ def _currency(text: str) -> str | None:
     found = [_CURRENCIES.get(m.group(), _SYMBOLS.get(m.group())) for m in _CURRENCY.finditer(text)]
     named = [code for code in found if code]
     return Counter(named).most_common(1)[0][0] if named else None
-
-
-def _iso(value: date | None) -> str | None:
-    return None if value is None else value.isoformat()
-
-
-def _str(value: Decimal | None) -> str | None:
-    return None if value is None else str(value)

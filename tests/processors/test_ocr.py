@@ -152,7 +152,8 @@ def test_pages_over_the_ocr_limit_are_counted_not_read() -> None:
     text = read_pdf_text(doubled, "tesseract", max_pages=5, max_ocr_pages=1)
     assert text.ocr is not None and text.ocr.pages == 1
     assert text.skipped_ocr_pages == 1
-    assert text.source()["ocr"]["pagesNotRead"] == 1  # type: ignore[index]
+    source = text.source()
+    assert source.ocr is not None and source.ocr.pages_not_read == 1
     assert "Rechnungsnummer" in text.layout[0] and text.layout[1] == ""
 
 

@@ -1,0 +1,113 @@
+"""An invoice's result: the normalized invoice (processors/invoice_model.py), which way
+it goes for the company, and how it was read: an e-invoice with its validation report,
+or a PDF's text with the classifier's score and the checks of what was found."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from processors.base import DocumentType, ResultType
+from processors.invoice_model import DirectionDecision, Invoice
+from processors.json_fields import OMITTED_WHEN_NONE, from_json, to_json
+from processors.results.findings import Finding
+from processors.results.source import Source
+from processors.results.versions import check_version
+
+
+class TotalsCheck(StrEnum):
+    PASSED = "passed"  # net + VAT = gross
+    FAILED = "failed"
+    INCOMPLETE = "incomplete"  # a total was not found
+
+
+class Confidence(StrEnum):
+    HIGH = "high"
+    LOW = "low"
+
+
+@dataclass(frozen=True, slots=True)
+class TextClassification:
+    """Why a PDF's text was taken for an invoice (processors/pdf_invoice_classify.py)."""
+
+    score: int
+    signals: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class InvoiceChecks:
+    """What to double-check on an invoice read from a PDF's text."""
+
+    totals: TotalsCheck
+    totals_explained: str
+    vat_breakdown_rows: int
+    confidence: Confidence
+    needs_review: bool
+    ocr: str | None = field(default=None, metadata=OMITTED_WHEN_NONE)  # "low_confidence"
+    # Older results carry no template flag.
+    template: bool | None = field(default=None, metadata=OMITTED_WHEN_NONE)
+    placeholders: tuple[str, ...] | None = field(default=None, metadata=OMITTED_WHEN_NONE)
+
+
+@dataclass(frozen=True, slots=True)
+class EInvoiceValidation:
+    syntax: str
+    specification_id: str | None
+    profile: str
+    scenario: str | None
+    valid: bool
+    findings: tuple[Finding, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InvoiceResult:
+    """Stored as `invoice`, the four direction keys, how it was read (a PDF's text:
+    classification and checks; an e-invoice: validation), and the source."""
+
+    RESULT_TYPE: ClassVar[ResultType] = ResultType.INVOICE
+    VERSION: ClassVar[int] = 1
+
+    invoice: Invoice
+    direction: DocumentType  # SUPPLIER_INVOICE or CUSTOMER_INVOICE
+    direction_uncertain: bool
+    direction_mismatch: bool
+    direction_reason: str
+    classification: TextClassification | None = field(default=None, metadata=OMITTED_WHEN_NONE)
+    checks: InvoiceChecks | None = field(default=None, metadata=OMITTED_WHEN_NONE)
+    validation: EInvoiceValidation | None = field(default=None, metadata=OMITTED_WHEN_NONE)
+    source: Source
+
+    @classmethod
+    def of(
+        cls,
+        invoice: Invoice,
+        decision: DirectionDecision,
+        source: Source,
+        *,
+        classification: TextClassification | None = None,
+        checks: InvoiceChecks | None = None,
+        validation: EInvoiceValidation | None = None,
+    ) -> InvoiceResult:
+        return cls(
+            invoice=invoice,
+            direction=decision.direction,
+            direction_uncertain=decision.uncertain,
+            direction_mismatch=decision.mismatch,
+            direction_reason=decision.reason,
+            classification=classification,
+            checks=checks,
+            validation=validation,
+            source=source,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        result = to_json(self)
+        assert isinstance(result, dict)
+        return result
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> InvoiceResult:
+        check_version(cls, data)
+        return from_json(cls, data)
