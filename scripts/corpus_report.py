@@ -14,6 +14,7 @@ import zipfile
 from collections import Counter
 from pathlib import Path
 
+from corpus_report_hybrids import hybrid_report
 from corpus_report_lookalikes import lookalike_report
 from corpus_report_statements import statements_report
 
@@ -96,6 +97,7 @@ def main(argv: list[str]) -> int:
     pdf_report(corpus, rows)
     statements_report()
     lookalike_report()
+    hybrid_report(corpus)
     return 0
 
 

@@ -48,7 +48,7 @@ ISSUE_DATE = FieldLabels(
     ),
 )
 _NOT_GROSS = re.compile(
-    r"(netto|\bnet\b|\bht\b|excl|exkl|ohne|zzgl|zuzügl|without|hors\s*taxe|"
+    r"(netto|\bnet\b(?!\s*[àa]\s*payer)|\bht\b|excl|exkl|ohne|zzgl|zuzügl|without|hors\s*taxe|"
     r"vorauszahlung|anzahlung|prepaid|\bpaid\b|bezahlt|acompte|zwischen|sub\s?-?total)",
     _I,
 )
