@@ -35,6 +35,7 @@ from pypdf import PdfWriter
 from sqlalchemy import text
 
 from bench.stack import Stack, fresh_prefect_database
+from bench.webhooks import bench_webhook_lag
 from flows.reader_process import ReaderLimits, read_in_child, warm_up
 from processors.base import CompanyProfile, DocumentType, ProcessingContext
 from storage.db import make_engine
@@ -224,11 +225,12 @@ def _curl_config(url: str, key: str, files: list[Path]) -> str:
 
 
 def bench_singles(
-    stack: Stack, database_url: str, count: int = 1000, clients: int = 16
+    stack: Stack, database_url: str, count: int = 1000, clients: int = 16, key: str | None = None
 ) -> dict[str, Any]:
     """One curl process with `clients` parallel transfers sends the uploads: a C client,
-    so the 2 cores measure the service rather than a Python client."""
-    key = stack.company_key("singles-bench")
+    so the 2 cores measure the service rather than a Python client. `key`: a company's
+    (bench/webhooks.py sends for a company with a webhook endpoint)."""
+    key = key or stack.company_key("singles-bench")
     folder = stack.work / "singles"
     folder.mkdir()
     paths = []
@@ -363,6 +365,7 @@ def run() -> dict[str, Any]:
                 "cold_start": bench_cold_start(processes),
                 "batch_100_files": bench_batch(processes, url, files),
                 "singles_1000_from_16_clients": bench_singles(processes, url),
+                "webhooks_under_singles_load": bench_webhook_lag(processes, url),
                 "polling_while_processing": bench_polling(processes, files),
             }
         finally:

@@ -125,7 +125,7 @@ class Stack:
 
     def _start_pipeline(self) -> None:
         """As in production and `make run`: the deployments on the `docintake` process
-        pool, a Prefect worker of that pool, and the dispatcher."""
+        pool, a Prefect worker of that pool, the dispatcher and the webhook sender."""
         self.env |= {"DOCINTAKE_HOME": str(ROOT), "PREFECT_WORKER_QUERY_SECONDS": "1"}
         prefect = [sys.executable, "-m", "prefect", "--no-prompt"]
         for command in (
@@ -140,6 +140,7 @@ class Stack:
             "prefect-worker.log",
         )
         self.dispatcher = self._spawn([sys.executable, "-m", "api.cli", "dispatch"], "dispatch.log")
+        self.webhooks = self._spawn([sys.executable, "-m", "api.cli", "webhooks"], "webhooks.log")
 
     def _run(self, *args: str) -> str:
         return subprocess.run(

@@ -28,7 +28,8 @@ from tests.support.seaweed import free_port
 class Received:
     headers: dict[str, str]
     body: bytes
-    at: float
+    at: float  # monotonic
+    wall: float  # Unix time, to compare with the event's timestamp
 
     @property
     def message_id(self) -> str:
@@ -52,7 +53,7 @@ class Receiver:
 
     def answer(self, request_headers: dict[str, str], body: bytes) -> int:
         with self.lock:
-            self.received.append(Received(request_headers, body, time.monotonic()))
+            self.received.append(Received(request_headers, body, time.monotonic(), time.time()))
             status = self.statuses.pop(0) if len(self.statuses) > 1 else self.statuses[0]
         self.gate.wait(60)
         return status
