@@ -14,10 +14,11 @@ from sqlalchemy.orm import Session
 
 from api.deps import ServicesDep
 from api.web.auth import CurrentUser
+from api.web.labels import RESULT_TYPE_LABELS
 from api.web.paging import decode_cursor, encode_cursor
 from api.web.render import render
-from api.web.result_views import RESULT_TYPE_LABELS, result_path
-from processors.base import DocumentType
+from api.web.result_views import result_path
+from processors.base import DocumentType, ResultType
 from storage.repositories import batches as batch_repo
 from storage.repositories.upload_views import InboxFilter, PageCursor, UploadView, inbox_page
 from storage.states import UploadStatus
@@ -141,7 +142,7 @@ def result_links(rows: Sequence[UploadView]) -> dict[uuid.UUID, ResultLink]:
     links = {}
     for row in rows:
         if row.status == "completed" and row.result_id and row.result_type:
-            label = RESULT_TYPE_LABELS.get(row.result_type, row.result_type)
+            label = RESULT_TYPE_LABELS[ResultType(row.result_type)]
             links[row.result_id] = ResultLink(result_path(row.result_type, row.result_id), label)
     return links
 

@@ -1,79 +1,45 @@
-"""The invoice page's view model, from the normalized invoice stored with the result
-(processors/invoice_model.py: `Invoice.to_dict()` plus direction, validation, source)."""
+"""The invoice page's view model, from the typed invoice result (processors/results/
+invoice.py: the normalized invoice, its direction, validation or checks, and source)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
+from api.web.labels import (
+    DIRECTION_LABELS,
+    INVOICE_TYPE_LABELS,
+    PAYMENT_MEANS_LABELS,
+    VAT_CATEGORY_LABELS,
+)
 from api.web.result_views import (
     FindingView,
-    findings_of,
+    finding_views,
     grouped_iban,
-    items,
     level_counts,
-    mapping,
     result_path,
     text,
 )
+from processors.base import FileKind
+from processors.invoice_model import (
+    Address,
+    Invoice,
+    LineItem,
+    Party,
+    PaymentMeans,
+    Totals,
+    VatBreakdown,
+)
+from processors.json_fields import ResultShapeError
+from processors.results.invoice import (
+    EInvoiceValidation,
+    InvoiceChecks,
+    InvoiceResult,
+    TotalsCheck,
+)
+from processors.results.source import ReadMethod, Source
 from storage.models import Result
-
-INVOICE_TYPE_LABELS = {
-    "invoice": "Invoice",
-    "credit_note": "Credit note",
-    "corrected_invoice": "Corrected invoice",
-}
-DIRECTION_LABELS = {
-    "supplier_invoice": "Supplier invoice (received)",
-    "customer_invoice": "Customer invoice (issued)",
-}
-# UNTDID 4461, the payment means codes invoices use most.
-PAYMENT_MEANS_LABELS = {
-    "1": "Not defined",
-    "10": "Cash",
-    "20": "Cheque",
-    "30": "Credit transfer",
-    "31": "Debit transfer",
-    "42": "Payment to bank account",
-    "48": "Bank card",
-    "49": "Direct debit",
-    "57": "Standing agreement",
-    "58": "SEPA credit transfer",
-    "59": "SEPA direct debit",
-    "97": "Clearing between partners",
-    "ZZZ": "Mutually defined",
-}
-# UNCL 5305, the VAT category codes of EN 16931.
-VAT_CATEGORY_LABELS = {
-    "S": "Standard rate",
-    "Z": "Zero rated",
-    "E": "Exempt",
-    "AE": "Reverse charge",
-    "K": "Intra-community supply",
-    "G": "Export outside the EU",
-    "O": "Not subject to VAT",
-    "L": "Canary Islands IGIC",
-    "M": "Ceuta and Melilla IPSI",
-}
-_TOTALS = (
-    ("lineTotal", "Sum of lines"),
-    ("allowanceTotal", "Allowances"),
-    ("chargeTotal", "Charges"),
-    ("net", "Net amount"),
-    ("vat", "VAT"),
-    ("gross", "Gross amount"),
-    ("prepaid", "Prepaid"),
-    ("rounding", "Rounding"),
-    ("amountDue", "Amount due"),
-)
-_REFERENCES = (
-    ("buyerReference", "Buyer reference"),
-    ("orderReference", "Order reference"),
-    ("contractReference", "Contract reference"),
-    ("precedingInvoiceReference", "Preceding invoice"),
-)
 
 
 @dataclass(frozen=True)
@@ -193,178 +159,195 @@ class InvoiceView:
     duplicates: tuple[DuplicateView, ...]
 
 
-def invoice_view(data: Mapping[str, Any], duplicates: Sequence[Result] = ()) -> InvoiceView:
-    invoice = mapping(data.get("invoice"))
-    totals = mapping(invoice.get("totals"))
+def invoice_view(result: InvoiceResult, duplicates: Sequence[Result] = ()) -> InvoiceView:
+    invoice = result.invoice
     return InvoiceView(
-        number=text(invoice.get("number")),
-        type_label=INVOICE_TYPE_LABELS.get(str(invoice.get("invoiceType")), "Invoice"),
-        type_code=text(invoice.get("typeCode")),
-        issue_date=text(invoice.get("issueDate")),
-        due_date=text(invoice.get("dueDate")),
-        currency=text(invoice.get("currency")),
-        seller=party_view(invoice.get("seller")),
-        buyer=party_view(invoice.get("buyer")),
-        totals=tuple(
-            Amount(label, str(text(totals.get(key))), key in ("gross", "amountDue"))
-            for key, label in _TOTALS
-            if text(totals.get(key)) is not None
-        ),
-        vat_rows=tuple(_vat_row(row) for row in items(invoice.get("vatBreakdown"))),
-        lines=tuple(_line(line) for line in items(invoice.get("lines"))),
-        payment_means=tuple(_payment_means(m) for m in items(invoice.get("paymentMeans"))),
-        payment_terms=text(invoice.get("paymentTerms")),
-        references=tuple(
-            (label, str(text(invoice.get(key))))
-            for key, label in _REFERENCES
-            if text(invoice.get(key)) is not None
-        ),
-        notes=tuple(str(text(n)) for n in _list(invoice.get("notes")) if text(n)),
-        direction=direction_view(data),
-        validation=validation_view(data.get("validation")),
-        source=source_label(mapping(data.get("source"))),
-        review_notes=tuple(review_notes(data)),
+        number=text(invoice.number),
+        type_label=INVOICE_TYPE_LABELS[invoice.invoice_type],
+        type_code=text(invoice.type_code),
+        issue_date=text(invoice.issue_date),
+        due_date=text(invoice.due_date),
+        currency=text(invoice.currency),
+        seller=party_view(invoice.seller),
+        buyer=party_view(invoice.buyer),
+        totals=amounts(invoice.totals),
+        vat_rows=tuple(_vat_row(row) for row in invoice.vat_breakdown),
+        lines=tuple(_line(line) for line in invoice.lines),
+        payment_means=tuple(_payment_means(m) for m in invoice.payment_means),
+        payment_terms=text(invoice.payment_terms),
+        references=references(invoice),
+        notes=tuple(str(text(n)) for n in invoice.notes if text(n)),
+        direction=direction_view(result),
+        validation=validation_view(result.validation),
+        source=source_label(result.source),
+        review_notes=tuple(review_notes(result.checks)),
         duplicates=tuple(duplicate_view(result) for result in duplicates),
     )
 
 
-def party_view(raw: Any) -> PartyView:
-    party = mapping(raw)
-    electronic = mapping(party.get("electronicAddress"))
-    address_value = text(electronic.get("value"))
-    scheme = text(electronic.get("scheme"))
+def amounts(totals: Totals) -> tuple[Amount, ...]:
+    """The totals printed, in the order of EN 16931; the gross and due amounts stand out."""
+    rows = (
+        ("Sum of lines", totals.line_total, False),
+        ("Allowances", totals.allowance_total, False),
+        ("Charges", totals.charge_total, False),
+        ("Net amount", totals.net, False),
+        ("VAT", totals.vat, False),
+        ("Gross amount", totals.gross, True),
+        ("Prepaid", totals.prepaid, False),
+        ("Rounding", totals.rounding, False),
+        ("Amount due", totals.amount_due, True),
+    )
+    return tuple(
+        Amount(label, str(value), stand_out)
+        for label, value, stand_out in rows
+        if value is not None
+    )
+
+
+def references(invoice: Invoice) -> tuple[tuple[str, str], ...]:
+    rows = (
+        ("Buyer reference", text(invoice.buyer_reference)),
+        ("Order reference", text(invoice.order_reference)),
+        ("Contract reference", text(invoice.contract_reference)),
+        ("Preceding invoice", text(invoice.preceding_invoice_reference)),
+    )
+    return tuple((label, value) for label, value in rows if value is not None)
+
+
+def party_view(party: Party) -> PartyView:
+    electronic = party.electronic_address
+    address_value = text(electronic.value) if electronic else None
+    scheme = text(electronic.scheme) if electronic else None
     return PartyView(
-        name=text(party.get("name")),
-        trading_name=text(party.get("tradingName")),
-        address_lines=address_lines(party.get("address")),
-        vat_id=text(party.get("vatId")),
-        tax_number=text(party.get("taxNumber")),
-        legal_registration_id=text(party.get("legalRegistrationId")),
+        name=text(party.name),
+        trading_name=text(party.trading_name),
+        address_lines=address_lines(party.address),
+        vat_id=text(party.vat_id),
+        tax_number=text(party.tax_number),
+        legal_registration_id=text(party.legal_registration_id),
         electronic_address=(
             f"{address_value} (scheme {scheme})" if address_value and scheme else address_value
         ),
     )
 
 
-def address_lines(raw: Any) -> tuple[str, ...]:
-    address = mapping(raw)
-    lines = [str(text(line)) for line in _list(address.get("lines")) if text(line)]
-    place = " ".join(
-        part for part in (text(address.get("postalCode")), text(address.get("city"))) if part
-    )
-    for extra in (place, text(address.get("subdivision")), text(address.get("countryCode"))):
+def address_lines(address: Address | None) -> tuple[str, ...]:
+    if address is None:
+        return ()
+    lines = [str(text(line)) for line in address.lines if text(line)]
+    place = " ".join(part for part in (text(address.postal_code), text(address.city)) if part)
+    for extra in (place, text(address.subdivision), text(address.country_code)):
         if extra:
             lines.append(extra)
     return tuple(lines)
 
 
-def direction_view(data: Mapping[str, Any]) -> DirectionView:
-    direction = text(data.get("direction"))
+def direction_view(result: InvoiceResult) -> DirectionView:
     return DirectionView(
-        direction=direction,
-        label=DIRECTION_LABELS.get(direction or "", "Unknown"),
-        uncertain=data.get("directionUncertain") is True,
-        mismatch=data.get("directionMismatch") is True,
-        reason=text(data.get("directionReason")),
+        direction=result.direction.value,
+        label=DIRECTION_LABELS.get(result.direction, "Unknown"),
+        uncertain=result.direction_uncertain,
+        mismatch=result.direction_mismatch,
+        reason=text(result.direction_reason),
     )
 
 
-def validation_view(raw: Any) -> ValidationView | None:
+def validation_view(validation: EInvoiceValidation | None) -> ValidationView | None:
     """The e-invoice validation report; None for invoices read from a PDF's text."""
-    if not isinstance(raw, Mapping):
+    if validation is None:
         return None
-    findings = findings_of(raw.get("findings"))
+    findings = finding_views(validation.findings)
     return ValidationView(
-        valid=raw.get("valid") is not False,
-        syntax=text(raw.get("syntax")),
-        profile=text(raw.get("profile")),
-        specification_id=text(raw.get("specificationId")),
-        scenario=text(raw.get("scenario")),
+        valid=validation.valid,
+        syntax=text(validation.syntax),
+        profile=text(validation.profile),
+        specification_id=text(validation.specification_id),
+        scenario=text(validation.scenario),
         findings=tuple(findings),
         counts=level_counts(findings),
     )
 
 
-def source_label(source: Mapping[str, Any]) -> str:
-    container = text(source.get("container"))
-    if source.get("method") == "text":
+def source_label(source: Source) -> str:
+    if source.method is ReadMethod.TEXT:
         return "Read from the PDF's text (no structured data)"
-    if source.get("method") == "ocr":
+    if source.method is ReadMethod.OCR:
         return "Read from the scanned pages (OCR)"
-    if container == "pdf":
-        attachment = text(source.get("attachment"))
+    if source.container is FileKind.PDF:
+        attachment = text(source.attachment)
         return f"E-invoice embedded in a PDF ({attachment})" if attachment else "PDF e-invoice"
-    if container == "xml":
+    if source.container is FileKind.XML:
         return "XML e-invoice"
     return "Unknown source"
 
 
-def review_notes(data: Mapping[str, Any]) -> list[str]:
+def review_notes(checks: InvoiceChecks | None) -> list[str]:
     """What a reader should double-check on an invoice read from text."""
-    checks = mapping(data.get("checks"))
+    if checks is None:
+        return []
     notes: list[str] = []
-    totals = text(checks.get("totals"))
-    explained = text(checks.get("totalsExplained")) or "the totals"
-    if totals == "failed":
+    explained = text(checks.totals_explained) or "the totals"
+    if checks.totals is TotalsCheck.FAILED:
         notes.append(f"The totals do not add up ({explained}).")
-    elif totals == "incomplete":
+    elif checks.totals is TotalsCheck.INCOMPLETE:
         notes.append(f"Not every total was found, so {explained} could not be checked.")
-    if checks.get("needsReview") is True and not notes:
+    if checks.needs_review and not notes:
         notes.append("Read from text: please review the fields.")
     return notes
 
 
 def duplicate_view(result: Result) -> DuplicateView:
-    invoice = mapping(result.data.get("invoice"))
+    """A possible duplicate, shown from its stored invoice (blank where it cannot be read)."""
+    try:
+        invoice: Invoice | None = InvoiceResult.from_dict(result.data).invoice
+    except ResultShapeError:
+        invoice = None
     return DuplicateView(
         url=result_path(result.type, result.id),
-        number=text(invoice.get("number")),
-        issue_date=text(invoice.get("issueDate")),
-        gross=text(mapping(invoice.get("totals")).get("gross")),
-        currency=text(invoice.get("currency")),
+        number=text(invoice.number) if invoice else None,
+        issue_date=text(invoice.issue_date) if invoice else None,
+        gross=text(invoice.totals.gross) if invoice else None,
+        currency=text(invoice.currency) if invoice else None,
         created_at=result.created_at,
     )
 
 
-def _vat_row(row: Mapping[str, Any]) -> VatRowView:
-    code = text(row.get("categoryCode"))
+def _vat_row(row: VatBreakdown) -> VatRowView:
+    code = text(row.category_code)
     return VatRowView(
         category_code=code,
         category_label=VAT_CATEGORY_LABELS.get(code or ""),
-        rate=text(row.get("rate")),
-        taxable_amount=text(row.get("taxableAmount")),
-        tax_amount=text(row.get("taxAmount")),
-        exemption_reason=text(row.get("exemptionReason")),
+        rate=text(row.rate),
+        taxable_amount=text(row.taxable_amount),
+        tax_amount=text(row.tax_amount),
+        exemption_reason=text(row.exemption_reason),
     )
 
 
-def _line(line: Mapping[str, Any]) -> LineView:
+def _line(line: LineItem) -> LineView:
     return LineView(
-        line_id=text(line.get("lineId")),
-        name=text(line.get("name")),
-        description=text(line.get("description")),
-        quantity=text(line.get("quantity")),
-        unit_code=text(line.get("unitCode")),
-        net_unit_price=text(line.get("netUnitPrice")),
-        net_amount=text(line.get("netAmount")),
-        vat_category_code=text(line.get("vatCategoryCode")),
-        vat_rate=text(line.get("vatRate")),
+        line_id=text(line.line_id),
+        name=text(line.name),
+        description=text(line.description),
+        quantity=text(line.quantity),
+        unit_code=text(line.unit_code),
+        net_unit_price=text(line.net_unit_price),
+        net_amount=text(line.net_amount),
+        vat_category_code=text(line.vat_category_code),
+        vat_rate=text(line.vat_rate),
     )
 
 
-def _payment_means(means: Mapping[str, Any]) -> PaymentMeansView:
-    code = text(means.get("typeCode"))
+def _payment_means(means: PaymentMeans) -> PaymentMeansView:
+    code = text(means.type_code)
     return PaymentMeansView(
         type_code=code,
         type_label=PAYMENT_MEANS_LABELS.get(code or ""),
-        payee_iban=grouped_iban(means.get("payeeIban")),
-        payee_bic=text(means.get("payeeBic")),
-        payee_account_name=text(means.get("payeeAccountName")),
-        payer_iban=grouped_iban(means.get("payerIban")),
-        mandate_reference=text(means.get("mandateReference")),
-        reference=text(means.get("reference")),
+        payee_iban=grouped_iban(means.payee_iban),
+        payee_bic=text(means.payee_bic),
+        payee_account_name=text(means.payee_account_name),
+        payer_iban=grouped_iban(means.payer_iban),
+        mandate_reference=text(means.mandate_reference),
+        reference=text(means.reference),
     )
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []

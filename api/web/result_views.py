@@ -1,8 +1,6 @@
 """View models shared by the result pages: plain functions and frozen dataclasses that
-turn stored rows and `result.data` into what the templates show. No SQL, no HTTP.
-
-Result data comes from processors that evolve, so every reader here is lenient: a
-missing or oddly typed field shows as empty, never as an error page.
+turn stored rows and typed results (processors/results/, read from `result.data` once
+per page) into what the templates show. No SQL, no HTTP.
 """
 
 from __future__ import annotations
@@ -14,28 +12,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from processors.base import FailureCode
+from api.web.labels import DOCUMENT_TYPE_LABELS, RESULT_TYPE_LABELS
+from processors.base import DocumentType, FailureCode, ResultType
+from processors.results.findings import Finding
+from processors.results.other_document import FiledPdf, FiledXml, NonInvoiceXml, OtherDocument
+from processors.results.payment_file import PaymentFile
 from storage.links import RESULT_PATHS
 from storage.models import Result, StatusChange, Upload
 from storage.states import UploadStatus
 
 LEVEL_ORDER = ("fatal", "error", "warning", "information")
-EXCERPT_CHARS = 2000
-
-DOCUMENT_TYPE_LABELS = {
-    "auto": "Automatic",
-    "supplier_invoice": "Supplier invoice",
-    "customer_invoice": "Customer invoice",
-    "bank_statement": "Bank statement",
-    "other_document": "Other document",
-}
-RESULT_TYPE_LABELS = {
-    "invoice": "Invoice",
-    "other_document": "Other document",
-    "bank_statement": "Bank statement",
-    "payment_file": "Payment file",
-}
-
 
 # --- small readers ---------------------------------------------------------------------
 
@@ -63,12 +49,6 @@ def grouped_iban(value: Any) -> str | None:
         return None
     compact = re.sub(r"\s", "", raw).upper()
     return " ".join(compact[index : index + 4] for index in range(0, len(compact), 4))
-
-
-def humanize(key: str) -> str:
-    """`rootElement` and `page_count` read as "Root element" and "Page count"."""
-    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", key).replace("_", " ").strip().lower()
-    return words[:1].upper() + words[1:]
 
 
 def result_path(result_type: str, result_id: uuid.UUID) -> str:
@@ -106,9 +86,9 @@ def short_location(location: str | None) -> str | None:
 
 
 def findings_of(raw: Any) -> list[FindingView]:
-    """Findings as stored by the e-invoice processor (`id`) or written as `rule_id`,
-    the failing ones first, each level in the order the validator reported them."""
-    found = [
+    """Findings as a failure's details store them (`id`, or `rule_id`), the failing
+    ones first, each level in the order the validator reported them."""
+    return _failing_first(
         FindingView(
             rule_id=text(item.get("id")) or text(item.get("rule_id")) or "",
             level=(text(item.get("level")) or "information").lower(),
@@ -117,8 +97,24 @@ def findings_of(raw: Any) -> list[FindingView]:
             stage=text(item.get("stage")),
         )
         for item in items(raw)
-    ]
+    )
 
+
+def finding_views(findings: Iterable[Finding]) -> list[FindingView]:
+    """A result's findings, ordered as `findings_of` orders them."""
+    return _failing_first(
+        FindingView(
+            rule_id=text(finding.rule_id) or "",
+            level=finding.level.value,
+            text=text(finding.text) or "",
+            location=text(finding.location),
+            stage=text(finding.stage),
+        )
+        for finding in findings
+    )
+
+
+def _failing_first(found: Iterable[FindingView]) -> list[FindingView]:
     def rank(finding: FindingView) -> int:
         level = finding.level
         return LEVEL_ORDER.index(level) if level in LEVEL_ORDER else len(LEVEL_ORDER)
@@ -163,7 +159,7 @@ def result_header(result: Result, uploads: list[Upload]) -> ResultHeader:
     return ResultHeader(
         id=result.id,
         type=result.type,
-        type_label=RESULT_TYPE_LABELS.get(result.type, result.type),
+        type_label=RESULT_TYPE_LABELS[ResultType(result.type)],
         created_at=result.created_at,
         file_name=uploads[0].file_name if uploads else "",
         uploads=links,
@@ -212,7 +208,7 @@ def upload_view(upload: Upload, history: list[StatusChange], result: Result | No
         id=upload.id,
         file_name=upload.file_name,
         document_type=upload.document_type,
-        document_type_label=DOCUMENT_TYPE_LABELS.get(upload.document_type, upload.document_type),
+        document_type_label=DOCUMENT_TYPE_LABELS[DocumentType(upload.document_type)],
         status=upload.status,
         external_id=upload.external_id,
         batch_id=upload.batch_id,
@@ -225,7 +221,7 @@ def upload_view(upload: Upload, history: list[StatusChange], result: Result | No
         findings=tuple(findings_of(mapping(upload.error_details).get("findings"))),
         history=tuple(HistoryRow(h.from_status, h.to_status, h.at) for h in history),
         result_url=result_path(result.type, result.id) if live and result else None,
-        result_type_label=RESULT_TYPE_LABELS.get(result.type) if live and result else None,
+        result_type_label=RESULT_TYPE_LABELS[ResultType(result.type)] if live and result else None,
         can_retry=is_retryable(upload),
         retry_url=f"/app/uploads/{upload.id}/retry",
         active=upload.status in (UploadStatus.QUEUED, UploadStatus.PROCESSING),
@@ -249,68 +245,42 @@ class Detail:
 
 @dataclass(frozen=True)
 class DocumentView:
-    kind: str | None
-    size_bytes: int | None
-    page_count: int | None
-    title: str | None
-    reason: str | None
-    details: tuple[Detail, ...]
-    excerpt: str | None
-    excerpt_truncated: bool
-    payment_file: Mapping[str, Any] | None  # a SEPA file filed as a document
+    kind: str | None = None
+    size_bytes: int | None = None
+    page_count: int | None = None
+    title: str | None = None
+    reason: str | None = None
+    details: tuple[Detail, ...] = ()
+    payment_file: PaymentFile | None = None  # a SEPA file filed as a document
 
 
-# Keys shown in their own place on the page, not among the details.
-_DOCUMENT_KEYS = frozenset(
-    {"kind", "size", "page_count", "pageCount", "title", "reason", "paymentFile"}
-)
-_EXCERPT_KEYS = ("textExcerpt", "text_excerpt", "excerpt", "text", "ocrText", "ocr_text")
+def document_view(document: OtherDocument) -> DocumentView:
+    if isinstance(document, FiledPdf):
+        return DocumentView(
+            kind=document.kind.value,
+            size_bytes=document.size,
+            page_count=document.page_count,
+            title=text(document.title),
+        )
+    if isinstance(document, FiledXml):
+        return DocumentView(
+            kind=document.kind.value,
+            size_bytes=document.size,
+            details=_details(
+                ("Root namespace", document.root_namespace),
+                ("Root element", document.root_element),
+            ),
+        )
+    if isinstance(document, NonInvoiceXml):
+        return DocumentView(
+            reason=text(document.reason),
+            details=_details(
+                ("Root element", document.root_element),
+                ("Root namespace", document.root_namespace),
+            ),
+        )
+    return DocumentView(reason=text(document.reason), payment_file=document.payment_file)
 
 
-def document_view(data: Mapping[str, Any]) -> DocumentView:
-    excerpt_key = next((key for key in _EXCERPT_KEYS if text(data.get(key))), None)
-    excerpt = text(data.get(excerpt_key)) if excerpt_key else None
-    skipped = _DOCUMENT_KEYS | set(_EXCERPT_KEYS)
-    payment_file = data.get("paymentFile")
-    return DocumentView(
-        kind=text(data.get("kind")),
-        size_bytes=_int(data.get("size")),
-        page_count=_int(data.get("page_count", data.get("pageCount"))),
-        title=text(data.get("title")),
-        reason=text(data.get("reason")),
-        details=tuple(_details(data, skipped)),
-        excerpt=excerpt[:EXCERPT_CHARS] if excerpt else None,
-        excerpt_truncated=bool(excerpt and len(excerpt) > EXCERPT_CHARS),
-        payment_file=payment_file if isinstance(payment_file, Mapping) else None,
-    )
-
-
-def _details(data: Mapping[str, Any], skipped: frozenset[str] | set[str]) -> list[Detail]:
-    """Whatever else the processor recorded, one level of nesting flattened."""
-    shown: list[Detail] = []
-    for key, value in data.items():
-        if key in skipped:
-            continue
-        if isinstance(value, Mapping):
-            shown.extend(
-                Detail(f"{humanize(key)}: {humanize(str(inner))}", str(text(v)))
-                for inner, v in value.items()
-                if text(v) is not None
-            )
-        elif isinstance(value, list):
-            scalars = [text(v) for v in value if text(v) is not None]
-            if scalars:
-                shown.append(Detail(humanize(key), ", ".join(str(s) for s in scalars)))
-        elif text(value) is not None:
-            shown.append(Detail(humanize(key), str(text(value))))
-    return shown
-
-
-def _int(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value)
-    return None
+def _details(*pairs: tuple[str, str | None]) -> tuple[Detail, ...]:
+    return tuple(Detail(label, shown) for label, value in pairs if (shown := text(value)))

@@ -21,6 +21,9 @@ from api.web.paging import parse_id
 from api.web.render import error_page, not_found_page, render
 from api.web.result_views import document_view, result_header, upload_view
 from api.web.statement_views import payment_file_view, statement_view
+from processors.json_fields import ResultShapeError
+from processors.results import BankStatementResult, InvoiceResult, PaymentFile
+from processors.results.other_document import other_document_from_dict
 from storage.errors import ValidationFailed
 from storage.models import Result
 from storage.repositories import results as result_repo
@@ -87,7 +90,11 @@ def _result_page(
         if result is None or result.type != result_type:
             return not_found_page(request, user)
         header = result_header(result, web_results.uploads_of_result(session, result.id))
-        context = build(session, result)
+        try:
+            context = build(session, result)
+        except ResultShapeError as unreadable:
+            # Still the page to download or delete it; never an error page.
+            template, context = "results/unreadable.html", {"problem": str(unreadable)}
     return render(request, template, user, result=header, **context)
 
 
@@ -97,7 +104,7 @@ def invoice_page(
 ) -> Response:
     def build(session: Session, result: Result) -> dict[str, Any]:
         duplicates = result_repo.possible_duplicates(session, result)
-        return {"invoice": invoice_view(result.data, duplicates)}
+        return {"invoice": invoice_view(InvoiceResult.from_dict(result.data), duplicates)}
 
     return _result_page(
         request, user, services, result_id, "invoice", "results/invoice.html", build
@@ -109,7 +116,7 @@ def document_page(
     request: Request, result_id: str, user: CurrentUser, services: ServicesDep
 ) -> Response:
     def build(_: Session, result: Result) -> dict[str, Any]:
-        view = document_view(result.data)
+        view = document_view(other_document_from_dict(result.data))
         embedded = payment_file_view(view.payment_file) if view.payment_file else None
         return {"document": view, "payment_file": embedded}
 
@@ -123,7 +130,7 @@ def payment_file_page(
     request: Request, result_id: str, user: CurrentUser, services: ServicesDep
 ) -> Response:
     def build(_: Session, result: Result) -> dict[str, Any]:
-        return {"payment_file": payment_file_view(result.data)}
+        return {"payment_file": payment_file_view(PaymentFile.from_dict(result.data))}
 
     return _result_page(
         request, user, services, result_id, "payment_file", "results/payment_file.html", build
@@ -143,7 +150,9 @@ def bank_import_page(
             session, (c.confirmed_by for c in confirmations.values() if c.confirmed_by)
         )
         return {
-            "statement": statement_view(result.data, confirmations, emails),
+            "statement": statement_view(
+                BankStatementResult.from_dict(result.data), confirmations, emails
+            ),
             "confirmed_now": confirmed_now,
         }
 

@@ -10,10 +10,11 @@ from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from api.web.result_views import grouped_iban, items, mapping, text
+from api.web.labels import PAYMENT_KIND_LABELS
+from api.web.result_views import grouped_iban, text
+from processors.results.payment_file import Payment, PaymentFile, PaymentKind
+from processors.results.statement import BankStatementResult, StatementTransaction
 from storage.models import TransactionConfirmation
-
-PAYMENT_KIND_LABELS = {"credit_transfer": "Credit transfer", "direct_debit": "Direct debit"}
 
 
 def _decimal(value: Any) -> Decimal | None:
@@ -75,33 +76,35 @@ class PaymentFileView:
         return all(check.matches for check in self.checks)
 
 
-def payment_file_view(data: Mapping[str, Any]) -> PaymentFileView:
-    payments = tuple(_payment(p) for p in items(data.get("payments")))
+def payment_file_view(payment_file: PaymentFile) -> PaymentFileView:
+    payments = tuple(_payment(p) for p in payment_file.payments)
     currencies = {p.currency for p in payments if p.currency}
-    kind = text(data.get("kind")) or ""
-    validation = mapping(data.get("validation"))
     return PaymentFileView(
-        kind_label=PAYMENT_KIND_LABELS.get(kind, kind or "Payment file"),
-        counterparty_label="Debtor" if kind == "direct_debit" else "Creditor",
-        message_type=text(data.get("messageType")),
-        message_id=text(data.get("messageId")),
-        creation_time=text(data.get("creationTime")),
-        initiating_party=text(data.get("initiatingParty")),
+        kind_label=PAYMENT_KIND_LABELS[payment_file.kind],
+        counterparty_label=(
+            "Debtor" if payment_file.kind is PaymentKind.DIRECT_DEBIT else "Creditor"
+        ),
+        message_type=text(payment_file.message_type),
+        message_id=text(payment_file.message_id),
+        creation_time=text(payment_file.creation_time),
+        initiating_party=text(payment_file.initiating_party),
         currency=currencies.pop() if len(currencies) == 1 else None,
-        xsd=text(validation.get("xsd")),
-        structure=text(validation.get("structure")),
+        xsd=text(payment_file.validation.xsd),
+        structure=text(payment_file.validation.structure),
         payments=payments,
-        checks=sum_checks(data, payments),
+        checks=sum_checks(payment_file, payments),
     )
 
 
-def sum_checks(data: Mapping[str, Any], payments: tuple[PaymentView, ...]) -> tuple[SumCheck, ...]:
+def sum_checks(
+    payment_file: PaymentFile, payments: tuple[PaymentView, ...]
+) -> tuple[SumCheck, ...]:
     """The number of transactions and the control sum, checked against the payments
     listed (the processor refuses files where they differ; the page shows the proof)."""
-    stated_count = text(data.get("numberOfTransactions"))
+    stated_count = str(payment_file.number_of_transactions)
     amounts = [_decimal(p.amount) for p in payments]
     counted_sum = sum((a for a in amounts if a is not None), Decimal(0))
-    stated_sum = _decimal(data.get("controlSum"))
+    stated_sum = payment_file.control_sum
     return (
         SumCheck(
             "Number of transactions",
@@ -111,27 +114,27 @@ def sum_checks(data: Mapping[str, Any], payments: tuple[PaymentView, ...]) -> tu
         ),
         SumCheck(
             "Control sum",
-            text(data.get("controlSum")),
+            str(stated_sum),
             str(counted_sum),
-            stated_sum is not None and stated_sum == counted_sum and None not in amounts,
+            stated_sum == counted_sum and None not in amounts,
         ),
     )
 
 
-def _payment(payment: Mapping[str, Any]) -> PaymentView:
+def _payment(payment: Payment) -> PaymentView:
     return PaymentView(
-        name=text(payment.get("name")),
-        iban=grouped_iban(payment.get("iban")),
-        bic=text(payment.get("bic")),
-        amount=text(payment.get("amount")),
-        currency=text(payment.get("currency")),
-        remittance_information=text(payment.get("remittanceInformation")),
-        end_to_end_id=text(payment.get("endToEndId")),
-        requested_date=text(payment.get("requestedDate")),
-        mandate_id=text(payment.get("mandateId")),
-        payment_info_id=text(payment.get("paymentInfoId")),
-        own_name=text(payment.get("ownName")),
-        own_iban=grouped_iban(payment.get("ownIban")),
+        name=text(payment.name),
+        iban=grouped_iban(payment.iban),
+        bic=text(payment.bic),
+        amount=text(payment.amount),
+        currency=text(payment.currency),
+        remittance_information=text(payment.remittance_information),
+        end_to_end_id=text(payment.end_to_end_id),
+        requested_date=text(payment.requested_date),
+        mandate_id=text(payment.mandate_id),
+        payment_info_id=text(payment.payment_info_id),
+        own_name=text(payment.own_name),
+        own_iban=grouped_iban(payment.own_iban),
     )
 
 
@@ -177,54 +180,46 @@ class StatementView:
 
 
 def statement_view(
-    data: Mapping[str, Any],
+    result: BankStatementResult,
     confirmations: Mapping[int, TransactionConfirmation],
     emails: Mapping[uuid.UUID, str],
 ) -> StatementView:
-    statement = mapping(data.get("statement"))
-    reconciled = data.get("reconciled")
+    statement = result.statement
     return StatementView(
-        account_iban=grouped_iban(statement.get("accountIban")),
-        bic=text(statement.get("bic")),
-        currency=text(statement.get("currency")),
-        period_start=text(statement.get("periodStart")),
-        period_end=text(statement.get("periodEnd")),
-        number=text(statement.get("number")),
-        opening_balance=text(statement.get("openingBalance")),
-        closing_balance=text(statement.get("closingBalance")),
-        transaction_total=text(statement.get("transactionTotal")),
-        reconciled=reconciled if isinstance(reconciled, bool) else None,
+        account_iban=grouped_iban(statement.account_iban),
+        bic=text(statement.bic),
+        currency=text(statement.currency),
+        period_start=text(statement.period_start),
+        period_end=text(statement.period_end),
+        number=text(statement.number),
+        opening_balance=text(statement.opening_balance),
+        closing_balance=text(statement.closing_balance),
+        transaction_total=text(statement.transaction_total),
+        reconciled=result.reconciled,
         transactions=tuple(
-            _transaction(position, raw, confirmations.get(position), emails)
-            for position, raw in enumerate(_transactions(data))
+            _transaction(position, transaction, confirmations.get(position), emails)
+            for position, transaction in enumerate(result.transactions)
         ),
     )
 
 
-def _transactions(data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """Every entry keeps its index (the confirmation key), even an odd one."""
-    raw = data.get("transactions")
-    if not isinstance(raw, list):
-        return []
-    return [entry if isinstance(entry, Mapping) else {} for entry in raw]
-
-
 def _transaction(
     position: int,
-    raw: Mapping[str, Any],
+    transaction: StatementTransaction,
     confirmation: TransactionConfirmation | None,
     emails: Mapping[uuid.UUID, str],
 ) -> TransactionView:
+    """A transaction's position in the statement is the key of its confirmation."""
     by = confirmation.confirmed_by if confirmation else None
     return TransactionView(
         position=position,
-        booking_date=text(raw.get("bookingDate")),
-        value_date=text(raw.get("valueDate")),
-        amount=text(raw.get("amount")),
-        currency=text(raw.get("currency")),
-        counterparty_name=text(raw.get("counterpartyName")),
-        counterparty_iban=grouped_iban(raw.get("counterpartyIban")),
-        purpose=text(raw.get("purpose")),
+        booking_date=text(transaction.booking_date),
+        value_date=text(transaction.value_date),
+        amount=text(transaction.amount),
+        currency=text(transaction.currency),
+        counterparty_name=text(transaction.counterparty_name),
+        counterparty_iban=grouped_iban(transaction.counterparty_iban),
+        purpose=text(transaction.purpose),
         confirmed=confirmation is not None,
         confirmed_at=confirmation.confirmed_at if confirmation else None,
         confirmed_by=emails.get(by) if by else None,
