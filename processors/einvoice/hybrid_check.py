@@ -16,7 +16,8 @@ in, rather than re-extracting the field from the layout. Per field, in this orde
 4. otherwise the field is not found in the text.
 
 The IBAN is searched anywhere first (an IBAN cannot be printed by chance). Fields the
-XML does not carry are not compared. Pure: strings in, a frozen result out.
+XML does not carry are not compared. Pure: strings in, a frozen result out
+(processors/results/hybrid.py).
 """
 
 from __future__ import annotations
@@ -26,12 +27,12 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
-from enum import StrEnum
 from typing import Generic, TypeVar
 
 from processors.einvoice import hybrid_labels as labels
 from processors.einvoice.hybrid_labels import BETWEEN, FieldLabels
 from processors.invoice_model import Invoice
+from processors.results.hybrid import Agreement, FieldComparison, HybridCheck, HybridField
 from processors.text_values import (
     IBAN_LENGTHS,
     cell_below,
@@ -42,37 +43,7 @@ from processors.text_values import (
     parse_number,
 )
 
-
-class HybridField(StrEnum):
-    INVOICE_NUMBER = "invoice_number"
-    ISSUE_DATE = "issue_date"
-    GROSS_TOTAL = "gross_total"
-    AMOUNT_DUE = "amount_due"
-    IBAN = "iban"
-
-
-class Agreement(StrEnum):
-    AGREES = "agrees"
-    DISAGREES = "disagrees"
-    NOT_FOUND = "not_found"
-
-
-@dataclass(frozen=True, slots=True)
-class FieldComparison:
-    field: HybridField
-    agreement: Agreement
-    xml_value: str
-    text_value: str | None = None
-    """The value the text prints instead, when the field disagrees."""
-
-
-@dataclass(frozen=True, slots=True)
-class HybridCheck:
-    fields: tuple[FieldComparison, ...]
-
-    @property
-    def mismatches(self) -> tuple[HybridField, ...]:
-        return tuple(f.field for f in self.fields if f.agreement is Agreement.DISAGREES)
+__all__ = ["Agreement", "FieldComparison", "HybridCheck", "HybridField", "check_hybrid"]
 
 
 def check_hybrid(invoice: Invoice, plain: Sequence[str], layout: Sequence[str] = ()) -> HybridCheck:
@@ -95,7 +66,7 @@ def check_hybrid(invoice: Invoice, plain: Sequence[str], layout: Sequence[str] =
     )
     if ibans:
         found.append(_compare_ibans(ibans, page))
-    return HybridCheck(tuple(found))
+    return HybridCheck.of(found)
 
 
 # --- the page --------------------------------------------------------------------------

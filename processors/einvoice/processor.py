@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from lxml import etree
@@ -19,6 +20,7 @@ from processors.einvoice.findings import (
     NotAnEInvoiceError,
     failing,
 )
+from processors.einvoice.hybrid_pdf import check_pdf_hybrid
 from processors.einvoice.pdf_attachment import UnreadablePdfError, find_embedded_invoice
 from processors.einvoice.profiles import (
     ROOTS,
@@ -78,7 +80,7 @@ class EInvoiceProcessor:
         if embedded is None:
             raise NotAnEInvoiceError("the PDF carries no embedded e-invoice")
         source = Source(FileKind.PDF, attachment=embedded.name, relationship=embedded.relationship)
-        return self.process_xml(embedded.data, context, source=source)
+        return _with_hybrid_check(self.process_xml(embedded.data, context, source=source), data)
 
     def process_xml(self, data: bytes, context: ProcessingContext, *, source: Source) -> Outcome:
         tree = _parse(data)
@@ -138,6 +140,16 @@ def _read(root: etree._Element, syntax: Syntax) -> Invoice:
     if syntax is Syntax.ZUGFERD1:
         return read_cii(root, ZUGFERD1)
     return read_ubl(root)
+
+
+def _with_hybrid_check(outcome: Outcome, pdf: bytes) -> Outcome:
+    """The invoice of a hybrid PDF with its XML checked against its visible text: a
+    mismatch is flagged in the result, never refused (docs/einvoice.md)."""
+    result = outcome.result
+    if not isinstance(result, InvoiceResult):
+        return outcome
+    check = check_pdf_hybrid(pdf, result.invoice)
+    return outcome if check is None else Outcome(replace(result, hybrid_check=check))
 
 
 def _other_document(root: etree._Element) -> Outcome:

@@ -13,6 +13,7 @@ from processors.base import DocumentType, ResultType
 from processors.invoice_model import DirectionDecision, Invoice
 from processors.json_fields import OMITTED_WHEN_NONE, from_json, to_json
 from processors.results.findings import Finding
+from processors.results.hybrid import HybridCheck
 from processors.results.source import Source
 from processors.results.versions import check_version
 
@@ -64,7 +65,8 @@ class EInvoiceValidation:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class InvoiceResult:
     """Stored as `invoice`, the four direction keys, how it was read (a PDF's text:
-    classification and checks; an e-invoice: validation), and the source."""
+    classification and checks; an e-invoice: validation; a hybrid PDF also the check of
+    its XML against its text), and the source."""
 
     RESULT_TYPE: ClassVar[ResultType] = ResultType.INVOICE
     VERSION: ClassVar[int] = 1
@@ -77,6 +79,8 @@ class InvoiceResult:
     classification: TextClassification | None = field(default=None, metadata=OMITTED_WHEN_NONE)
     checks: InvoiceChecks | None = field(default=None, metadata=OMITTED_WHEN_NONE)
     validation: EInvoiceValidation | None = field(default=None, metadata=OMITTED_WHEN_NONE)
+    # A PDF with an embedded e-invoice: its XML against its visible text.
+    hybrid_check: HybridCheck | None = field(default=None, metadata=OMITTED_WHEN_NONE)
     source: Source
 
     @classmethod

@@ -4,6 +4,7 @@ in six layouts, correct and with one field changed in the XML or in the visible 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
@@ -18,6 +19,7 @@ from processors.einvoice.pdf_attachment import find_embedded_invoice
 from processors.einvoice.profiles import Syntax, syntax_of
 from processors.einvoice.read_cii import ZUGFERD1, read_cii
 from processors.invoice_model import Invoice, InvoiceType, Party, PaymentMeans, Totals
+from processors.results.invoice import InvoiceResult
 from processors.xmlsafe import parse_xml
 from tests.processors.conftest import context, manifest_rows
 from tests.processors.hybrid_layouts import LAYOUTS, Printed
@@ -220,3 +222,23 @@ def test_real_hybrids_flag_only_their_real_mismatches(corpus: Path) -> None:
 
 def _hybrid(row: dict[str, str]) -> bool:
     return row["category"].startswith("pdf:cii") or row["category"] == "pdf:zugferd1"
+
+
+def test_the_einvoice_result_flags_a_mismatch_and_is_not_refused(requires_rules: None) -> None:
+    values = random_values(2)
+    shown = Printed.of(values)
+    wrong = replace(shown, gross=shown.gross + Decimal("0.01"), amount_due=shown.amount_due)
+    processor = EInvoiceProcessor()
+    outcome = processor.process(
+        hybrid_pdf(LAYOUTS[0], values, wrong, cii_xml(values, shown)), context()
+    )
+    assert outcome.result_type is ResultType.INVOICE
+    check = outcome.data["hybridCheck"]
+    assert check["mismatches"] == ["gross_total"]
+    assert {"field": "gross_total", "agreement": "disagrees", "xmlValue": f"{shown.gross:.2f}",
+            "textValue": f"{wrong.gross:.2f}"} in check["fields"]  # fmt: skip
+    correct = processor.process(
+        hybrid_pdf(LAYOUTS[0], values, shown, cii_xml(values, shown)), context()
+    )
+    assert correct.data["hybridCheck"]["mismatches"] == []
+    assert InvoiceResult.from_dict(correct.data) == correct.result
