@@ -34,7 +34,8 @@ from sqlalchemy.orm import Session
 from storage.models import Batch, Result, StatusChange, Upload
 from storage.states import UploadStatus
 
-Kind = Literal["text", "int", "uuid", "ts"]
+Kind = Literal["text", "int", "uuid", "ts", "list"]
+"""`list`: a JSON array of strings inside a JSON column, read as its JSON text."""
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -80,6 +81,8 @@ class _Codec:
             return value.str.to_datetime("%Y-%m-%d %H:%M:%S%.f", time_unit="us", time_zone="UTC")
         if kind == "ts":
             return pl.from_epoch(value, "us").dt.replace_time_zone("UTC")
+        if kind == "list":
+            return value.str.json_decode(pl.List(pl.String()))
         return value
 
 
@@ -195,6 +198,7 @@ UPLOAD_COLUMNS: Spec = (
     ("status", Upload.status, "text"),
     ("result_type", Result.type, "text"),
     ("result_id", Upload.result_id, "uuid"),
+    ("hybrid_mismatches", Result.data[("hybridCheck", "mismatches")].as_string(), "list"),
     ("error_code", Upload.error_code, "text"),
     ("error_message", Upload.error_message, "text"),
     ("size_bytes", Upload.size_bytes, "int"),

@@ -64,7 +64,7 @@ PARTITION_COLUMNS = ("company_id", "date")
 
 UPLOADS = TableSchema(
     "uploads",
-    1,
+    2,
     "One row per upload, as it is now. Partition date: the day the upload was created (UTC).",
     (
         _col("upload_id", pl.String(), "upload id (uuid)"),
@@ -76,6 +76,12 @@ UPLOADS = TableSchema(
         _col("result_type", pl.String(), "invoice, other_document, bank_statement, ...", True),
         _col("result_id", pl.String(), "result id (uuid)", True),
         _col("result_url", pl.String(), "where the result opens in the web application", True),
+        _col(
+            "hybrid_mismatches",
+            pl.List(pl.String()),
+            "a hybrid PDF's fields whose XML and visible text disagree; null if not a hybrid",
+            True,
+        ),
         _col("error_code", pl.String(), "failure code of a failed upload", True),
         _col("error_message", pl.String(), "failure message of a failed upload", True),
         _col("size_bytes", pl.Int64(), "file size in bytes"),

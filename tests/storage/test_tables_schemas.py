@@ -73,7 +73,7 @@ def test_partition_keys_are_hive_style_under_the_version() -> None:
 
     key = UPLOADS.partition_key(company, date(2026, 3, 2))
 
-    assert key == f"tables/uploads/v1/company_id={company}/date=2026-03-02/part-0.parquet"
+    assert key == f"tables/uploads/v2/company_id={company}/date=2026-03-02/part-0.parquet"
 
 
 def test_result_urls_are_those_of_storage_links() -> None:
