@@ -65,14 +65,14 @@ def test_a_sender_killed_mid_delivery_delivers_everything_after_a_restart(
         failed_upload(db, tenant)
     with receiving(receiver):
         with sender_process(fresh_engine, tmp_path / "var") as first:
-            wait_for(lambda: len(receiver.requests()) == EVENTS, 60)
+            wait_for(lambda: len(receiver.requests()) == EVENTS, 300)
             first.kill()
             first.wait(timeout=30)
         assert not any(row.delivered_at for row in deliveries(db))
         receiver.gate.set()
         with sender_process(fresh_engine, tmp_path / "var"):
             # Claims of the killed sender come back when their lease ends (3 x 2 s + 5 s).
-            wait_for(delivered(db, EVENTS), 90)
+            wait_for(delivered(db, EVENTS), 300)
 
     rows = deliveries(db)
     assert len(rows) == EVENTS and all(row.attempts == 2 for row in rows)
