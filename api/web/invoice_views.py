@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from api.web.hybrid_views import HybridView, hybrid_view
 from api.web.labels import (
     DIRECTION_LABELS,
     INVOICE_TYPE_LABELS,
@@ -154,6 +155,7 @@ class InvoiceView:
     notes: tuple[str, ...]
     direction: DirectionView
     validation: ValidationView | None
+    hybrid: HybridView | None  # a hybrid PDF: its XML against its visible text
     source: str
     review_notes: tuple[str, ...]
     duplicates: tuple[DuplicateView, ...]
@@ -179,6 +181,7 @@ def invoice_view(result: InvoiceResult, duplicates: Sequence[Result] = ()) -> In
         notes=tuple(str(text(n)) for n in invoice.notes if text(n)),
         direction=direction_view(result),
         validation=validation_view(result.validation),
+        hybrid=hybrid_view(result.hybrid_check),
         source=source_label(result.source),
         review_notes=tuple(review_notes(result.checks)),
         duplicates=tuple(duplicate_view(result) for result in duplicates),
