@@ -21,10 +21,10 @@ from enum import StrEnum
 
 from lxml import etree
 
-from processors.einvoice.hybrid_check import HybridCheck, HybridField, check_hybrid
+from processors.einvoice.hybrid_check import HybridCheck, HybridField
+from processors.einvoice.hybrid_pdf import check_pdf_hybrid
 from processors.einvoice.pdf_attachment import find_embedded_invoice
 from processors.einvoice.read_cii import read_cii
-from processors.pdf_text import read_pdf_text
 from processors.xmlsafe import parse_xml
 from tests.processors.hybrid_layouts import (
     LAYOUTS,
@@ -269,12 +269,13 @@ class Case:
 
 
 def checked(pdf: bytes) -> HybridCheck:
-    """What the hybrid check says of a hybrid PDF: XML from its attachment, text as the
-    e-invoice processor reads it (text layer, no OCR)."""
+    """What the hybrid check says of a hybrid PDF, as the e-invoice processor asks it:
+    the XML from its attachment, the text from its text layer."""
     embedded = find_embedded_invoice(pdf)
     assert embedded is not None
-    text = read_pdf_text(pdf, "", max_pages=8, max_ocr_pages=0)
-    return check_hybrid(read_cii(parse_xml(embedded.data).getroot()), text.plain, text.layout)
+    check = check_pdf_hybrid(pdf, read_cii(parse_xml(embedded.data).getroot()))
+    assert check is not None
+    return check
 
 
 def cases(
