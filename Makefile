@@ -55,7 +55,7 @@ soak: install
 	done; exit $$status
 
 # The scale-out rehearsal (docs/topology.md): test hosts as network namespaces, worker
-# hosts with a CPU quota, faults under load. Needs root and about 40 minutes; results in
+# hosts with a CPU quota, faults under load. Needs root and about 30 minutes; results in
 # bench/results/rehearsal.json, exit status 1 when a target or must-hold value is missed.
 REHEARSE_ARGS ?=
 rehearse: install
