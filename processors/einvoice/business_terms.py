@@ -20,10 +20,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
+
+from processors.results.findings import Finding
 
 DATA_DIR = Path(__file__).with_name("data")
 Language = Literal["en", "de"]
@@ -110,6 +112,20 @@ def explain(rule_id: str, text: str = "", path: str | None = None) -> Explanatio
     return Explanation(terms, _fill(data["en"], terms, "en"), _fill(data["de"], terms, "de"))
 
 
+def explained(finding: Finding, path: str | None = None) -> Finding:
+    """The finding with its business terms and explanations; `path` is the element it
+    points at where its location is no XPath (an XML Schema error's line and column)."""
+    if finding.explanation_en:
+        return finding
+    found = explain(finding.rule_id, finding.text, path or finding.location)
+    return replace(
+        finding,
+        business_terms=found.business_terms,
+        explanation_en=found.en,
+        explanation_de=found.de,
+    )
+
+
 def _fill(template: str, terms: Sequence[str], language: Language) -> str:
     if "{term}" not in template:
         return template
@@ -118,6 +134,7 @@ def _fill(template: str, terms: Sequence[str], language: Language) -> str:
     return template.replace("{term}", label)
 
 
+_EXPANDED_NAME = re.compile(r"Q\{[^}]*\}")
 _STEP = re.compile(r"(?:\*:|[A-Za-z][\w.-]*:)?([A-Za-z_][\w.-]*)")
 _QUOTED_ELEMENT = re.compile(r"Element '(?:[A-Za-z]+:)?([A-Za-z]\w*)'")
 
@@ -126,7 +143,8 @@ def steps_of(xpath: str) -> tuple[str, ...]:
     """The element local names along an XPath, predicates and attributes dropped:
     "/*:Invoice[namespace-uri()='...'][1]/cac:Item[1]/@schemeID" -> ("Invoice", "Item")."""
     steps: list[str] = []
-    for raw in _strip_predicates(xpath.split("|")[0]).split("/"):
+    plain = _EXPANDED_NAME.sub("", xpath)  # KoSIT's locations: /Q{urn:...}Invoice[1]/...
+    for raw in _strip_predicates(plain.split("|")[0]).split("/"):
         part = raw.strip()
         if not part or part.startswith("@") or part in (".", ".."):
             continue

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from processors.base import Declined, FailureCode, ProcessingError
+from processors.einvoice.business_terms import explained, first_term_label
 from processors.results.findings import Finding, Level
 
 __all__ = [
@@ -22,7 +23,7 @@ class InvalidEInvoiceError(ProcessingError):
     """The e-invoice failed validation; `findings` has every finding, warnings too."""
 
     def __init__(self, findings: Iterable[Finding], summary: str | None = None) -> None:
-        self.findings: tuple[Finding, ...] = tuple(findings)
+        self.findings: tuple[Finding, ...] = tuple(explained(finding) for finding in findings)
         super().__init__(
             FailureCode.INVALID_E_INVOICE,
             summary or failure_message(self.findings),
@@ -51,7 +52,8 @@ def failure_message(findings: Iterable[Finding], shown: int = 5) -> str:
         return "The e-invoice failed validation."
     more = f" and {len(ids) - shown} more" if len(ids) > shown else ""
     first = failed[0]
+    concerns = first_term_label(first.business_terms)
     return (
         f"The e-invoice failed validation: {', '.join(ids[:shown])}{more}. "
-        f"First: [{first.rule_id}] {first.text}"
+        f"First: {concerns + ': ' if concerns else ''}[{first.rule_id}] {first.text}"
     )

@@ -1,7 +1,8 @@
 """Run a validation plan: XML Schema, then schematron stylesheets; collect findings.
 
 A stylesheet that raised a dynamic error on the invoice gives one error finding
-(`stylesheet_errors.py`) in place of its report."""
+(`stylesheet_errors.py`) in place of its report. Every finding carries the business terms
+it concerns and its explanation (`business_terms.py`)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any, cast
 from lxml import etree
 
 from processors.einvoice import rules
+from processors.einvoice.business_terms import explained
 from processors.einvoice.findings import Finding, Level
 from processors.einvoice.profiles import CODE_LISTS_CHECKED_ELSEWHERE, ValidationPlan
 from processors.einvoice.stylesheet_errors import stylesheet_error_finding
@@ -47,7 +49,7 @@ def validate(
 def _report_findings(report: str, stage: str, plan: ValidationPlan) -> list[Finding]:
     root = parse_xml(report.encode("utf-8")).getroot()
     if root.tag == rules.STYLESHEET_ERROR:
-        return [stylesheet_error_finding(root, stage)]
+        return [explained(stylesheet_error_finding(root, stage))]
     return _svrl_root_findings(root, stage, plan.level_overrides, plan.warning_prefixes)
 
 
@@ -56,18 +58,30 @@ def schema_findings(tree: etree._ElementTree, xsd: Path, name: str) -> list[Find
     if schema.validate(tree):
         return []
     lenient_codes = name in CODE_LISTS_CHECKED_ELSEWHERE
+    root_name = etree.QName(tree.getroot()).localname
     return [
-        Finding(
-            rule_id="XSD",
-            level=Level.WARNING
-            if lenient_codes and error.type_name == _ENUMERATION_ERROR
-            else Level.FATAL,
-            text=error.message,
-            location=f"line {error.line}, column {error.column}",
-            stage=f"xsd:{Path(name).name}",
+        explained(
+            Finding(
+                rule_id="XSD",
+                level=Level.WARNING
+                if lenient_codes and error.type_name == _ENUMERATION_ERROR
+                else Level.FATAL,
+                text=error.message,
+                location=f"line {error.line}, column {error.column}",
+                stage=f"xsd:{Path(name).name}",
+            ),
+            _schema_error_path(error.path, root_name),
         )
         for error in cast("list[Any]", schema.error_log)
     ]
+
+
+def _schema_error_path(path: str | None, root_name: str) -> str | None:
+    """libxml2 writes an element in the default namespace as `*`: the root of a UBL
+    invoice reads `/*`, which names no syntax; put the root's name back."""
+    if not path:
+        return None
+    return f"/{root_name}{path[2:]}" if path == "/*" or path.startswith("/*/") else path
 
 
 _ENUMERATION_ERROR = "SCHEMAV_CVC_ENUMERATION_VALID"
@@ -94,7 +108,7 @@ def _svrl_root_findings(
         rule_id = element.get("id") or NO_RULE_ID
         text = " ".join("".join(str(part) for part in element.itertext()).split())
         level = _level(element.get("flag"), rule_id, overrides, warning_prefixes)
-        findings.append(Finding(rule_id, level, text, element.get("location"), stage))
+        findings.append(explained(Finding(rule_id, level, text, element.get("location"), stage)))
     return findings
 
 

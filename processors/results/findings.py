@@ -26,8 +26,14 @@ class Finding:
     text: str
     location: str | None = None
     stage: str = ""  # which artefact reported it: "xsd:...", "schematron:..."
+    # The EN 16931 business terms it concerns (BT-/BG- ids) and what is wrong and what to
+    # ask the sender for, in English and German (processors/einvoice/business_terms.py).
+    # Results stored before lack them: the web application looks them up when shown.
+    business_terms: tuple[str, ...] = ()
+    explanation_en: str = ""
+    explanation_de: str = ""
 
-    def to_dict(self) -> dict[str, str | None]:
+    def to_dict(self) -> dict[str, object]:
         result = to_json(self)
         assert isinstance(result, dict)
         return result

@@ -8,10 +8,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from processors.einvoice import business_terms, rules
+from processors.einvoice import EInvoiceProcessor, InvalidEInvoiceError, business_terms, rules
 from processors.einvoice.business_terms import (
     DATA_DIR,
     GENERIC_RULE,
@@ -21,6 +22,7 @@ from processors.einvoice.business_terms import (
     term_at,
 )
 from processors.einvoice.rule_inventory import NO_RULE_ID, rule_asserts, stylesheet_names
+from tests.processors.conftest import context, manifest_rows
 
 TERM_ID = re.compile(r"\b(B[TG]-(?:[Xx]-|DEX-)?\d+)\b")
 # Both forms an assert's id takes in the compiled stylesheets, read with a plain pattern
@@ -172,3 +174,62 @@ def test_element_paths() -> None:
     header_tax = ("CrossIndustryInvoice", "ApplicableHeaderTradeSettlement", "ApplicableTradeTax")
     assert term_at((*header_tax, "CategoryCode")) == "BT-118"
     assert term_at((*header_tax, "Unknown", "Deeper")) == "BG-23"  # nearest listed ancestor
+
+
+# --- findings of real validations carry them ------------------------------------------------
+
+XRECHNUNG_UBL = (
+    "itplr-kosit+validator-configuration-xrechnung/src/test/cen-unit-test/"
+    "ubl-br-co-17-and-br-s-09-rounding.xml"
+)
+
+
+def _failure(data: bytes) -> InvalidEInvoiceError:
+    with pytest.raises(InvalidEInvoiceError) as caught:
+        EInvoiceProcessor().process(data, context())
+    return caught.value
+
+
+def test_a_missing_buyer_reference_is_named_in_plain_words(
+    corpus: Path, requires_rules: None
+) -> None:
+    data = (corpus / XRECHNUNG_UBL).read_bytes()
+    without = re.sub(rb"\s*<cbc:BuyerReference>[^<]*</cbc:BuyerReference>", b"", data)
+    error = _failure(without)
+    failed = [finding for finding in error.findings if finding.level.fails]
+    assert [finding.rule_id for finding in failed] == ["BR-DE-15"]
+    assert failed[0].business_terms == ("BT-10",)
+    assert "Buyer reference (BT-10)" in failed[0].explanation_en
+    assert "„Käuferreferenz (Leitweg-ID)“ (BT-10)" in failed[0].explanation_de
+    assert "First: Buyer reference (BT-10): [BR-DE-15]" in error.message
+    stored = error.details["findings"][0]
+    assert stored["businessTerms"] == ["BT-10"] and stored["explanationDe"]
+
+
+def test_a_schema_error_names_the_term_of_its_element(corpus: Path, requires_rules: None) -> None:
+    data = (corpus / XRECHNUNG_UBL).read_bytes()
+    broken = data.replace(b"<cbc:IssueDate>2016-04-04<", b"<cbc:IssueDate>4 April 2016<", 1)
+    error = _failure(broken)
+    schema = [finding for finding in error.findings if finding.rule_id == "XSD"]
+    assert schema and schema[0].business_terms == ("BT-2",)
+    assert "Invoice issue date (BT-2)" in schema[0].explanation_en
+    assert "First: Invoice issue date (BT-2): [XSD]" in error.message
+
+
+def test_every_failing_corpus_invoice_explains_its_findings(
+    corpus: Path, requires_rules: None
+) -> None:
+    rows = manifest_rows("invalid_e_invoice")
+    named = failing = 0
+    for row in rows:
+        try:
+            EInvoiceProcessor().process((corpus / row["file"]).read_bytes(), context())
+        except InvalidEInvoiceError as error:
+            for finding in error.findings:
+                assert finding.explanation_en and finding.explanation_de, row["file"]
+                assert "{term}" not in finding.explanation_en + finding.explanation_de
+                if finding.level.fails:
+                    failing += 1
+                    named += bool(finding.business_terms)
+    assert failing > 50
+    assert named / failing >= 0.9, f"{named} of {failing} failing findings name a term"
