@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from api.web.finding_groups import FindingGroup
 from api.web.hybrid_views import HybridView, hybrid_view
 from api.web.labels import (
     DIRECTION_LABELS,
@@ -17,6 +18,7 @@ from api.web.labels import (
 from api.web.result_views import (
     FindingView,
     finding_views,
+    findings_by_term,
     grouped_iban,
     level_counts,
     result_path,
@@ -118,6 +120,10 @@ class ValidationView:
     scenario: str | None
     findings: tuple[FindingView, ...]
     counts: Mapping[str, int]
+
+    @property
+    def finding_groups(self) -> tuple[FindingGroup[FindingView], ...]:
+        return findings_by_term(self.findings)
 
     @property
     def summary(self) -> str:

@@ -8,12 +8,14 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from api.web.finding_groups import FindingGroup, group_by_term
 from api.web.labels import DOCUMENT_TYPE_LABELS, RESULT_TYPE_LABELS
 from processors.base import DocumentType, FailureCode, ResultType
+from processors.einvoice.business_terms import explain
 from processors.results.findings import Finding
 from processors.results.other_document import FiledPdf, FiledXml, NonInvoiceXml, OtherDocument
 from processors.results.payment_file import PaymentFile
@@ -65,10 +67,31 @@ class FindingView:
     text: str
     location: str | None
     stage: str | None
+    business_terms: tuple[str, ...] = ()
+    explanation_en: str = ""
+    explanation_de: str = ""
 
     @property
     def short_location(self) -> str | None:
         return short_location(self.location)
+
+
+def explained_view(view: FindingView) -> FindingView:
+    """The view with its business terms and explanations; findings stored before they
+    were kept with the finding get them from the data now."""
+    if view.explanation_en:
+        return view
+    found = explain(view.rule_id, view.text, view.location)
+    return replace(
+        view,
+        business_terms=found.business_terms,
+        explanation_en=found.en,
+        explanation_de=found.de,
+    )
+
+
+def findings_by_term(findings: Iterable[FindingView]) -> tuple[FindingGroup[FindingView], ...]:
+    return tuple(group_by_term(findings))
 
 
 _NAMESPACE_TEST = re.compile(r"\[namespace-uri\(\)\s*=\s*'[^']*'\]")
@@ -89,12 +112,19 @@ def findings_of(raw: Any) -> list[FindingView]:
     """Findings as a failure's details store them (`id`, or `rule_id`), the failing
     ones first, each level in the order the validator reported them."""
     return _failing_first(
-        FindingView(
-            rule_id=text(item.get("id")) or text(item.get("rule_id")) or "",
-            level=(text(item.get("level")) or "information").lower(),
-            text=text(item.get("text")) or "",
-            location=text(item.get("location")),
-            stage=text(item.get("stage")),
+        explained_view(
+            FindingView(
+                rule_id=text(item.get("id")) or text(item.get("rule_id")) or "",
+                level=(text(item.get("level")) or "information").lower(),
+                text=text(item.get("text")) or "",
+                location=text(item.get("location")),
+                stage=text(item.get("stage")),
+                business_terms=tuple(
+                    term for term in item.get("businessTerms") or () if isinstance(term, str)
+                ),
+                explanation_en=text(item.get("explanationEn")) or "",
+                explanation_de=text(item.get("explanationDe")) or "",
+            )
         )
         for item in items(raw)
     )
@@ -103,12 +133,17 @@ def findings_of(raw: Any) -> list[FindingView]:
 def finding_views(findings: Iterable[Finding]) -> list[FindingView]:
     """A result's findings, ordered as `findings_of` orders them."""
     return _failing_first(
-        FindingView(
-            rule_id=text(finding.rule_id) or "",
-            level=finding.level.value,
-            text=text(finding.text) or "",
-            location=text(finding.location),
-            stage=text(finding.stage),
+        explained_view(
+            FindingView(
+                rule_id=text(finding.rule_id) or "",
+                level=finding.level.value,
+                text=text(finding.text) or "",
+                location=text(finding.location),
+                stage=text(finding.stage),
+                business_terms=finding.business_terms,
+                explanation_en=finding.explanation_en,
+                explanation_de=finding.explanation_de,
+            )
         )
         for finding in findings
     )
@@ -200,6 +235,10 @@ class UploadView:
     can_retry: bool
     retry_url: str
     active: bool  # still queued or processing: the page refreshes itself
+
+    @property
+    def finding_groups(self) -> tuple[FindingGroup[FindingView], ...]:
+        return findings_by_term(self.findings)
 
 
 def upload_view(upload: Upload, history: list[StatusChange], result: Result | None) -> UploadView:

@@ -129,7 +129,10 @@ def test_invoice_page_keeps_the_warnings_of_a_valid_e_invoice(
     page = _page(web_client, result_path(body))
     rows = page.xpath('//section[@aria-labelledby="validation"]//table[@class="findings"]/tbody/tr')
     shown = [(r[0].text_content().strip(), r[1].text_content().strip()) for r in rows]
-    assert [("warning", f["id"]) for f in warnings] == [s for s in shown if s[0] == "warning"]
+    # Grouped by business term (issue 18): every warning shown, in its term's table.
+    assert sorted(("warning", f["id"]) for f in warnings) == sorted(
+        s for s in shown if s[0] == "warning"
+    )
     assert warnings[0]["text"] in _text(page)
 
 
@@ -327,8 +330,17 @@ def test_upload_page_of_a_failed_e_invoice_shows_every_stored_finding_of_every_l
     assert shown == expected
     levels = [row[0] for row in shown]
     assert {"fatal", "error", "warning", "information"} <= set(levels)
+    # Grouped by business term (issue 18): one table per term, the tables ordered by their
+    # worst finding, each table's findings worst first.
     order = ["fatal", "error", "warning", "information"]
-    assert [r[0].text_content().strip() for r in rows] == sorted(levels, key=order.index)
+    tables = page.xpath('//section[@aria-labelledby="findings"]//table[@class="findings"]')
+    table_levels = [
+        [order.index(row[0].text_content().strip()) for row in table.xpath("./tbody/tr")]
+        for table in tables
+    ]
+    assert all(found == sorted(found) for found in table_levels)
+    worst = [found[0] for found in table_levels]
+    assert worst == sorted(worst)
 
 
 def test_a_user_of_the_company_sees_another_users_upload(
