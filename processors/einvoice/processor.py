@@ -13,6 +13,7 @@ from processors.base import (
     Outcome,
     ProcessingContext,
 )
+from processors.einvoice.business_terms import explained
 from processors.einvoice.findings import (
     Finding,
     InvalidEInvoiceError,
@@ -114,7 +115,7 @@ class EInvoiceProcessor:
         plan = plan_for(syntax, profile)
         findings = validate(tree, plan, self._rules_root)
         if note:
-            findings.insert(0, Finding("PROFILE-NOTE", Level.INFORMATION, note))
+            findings.insert(0, explained(Finding("PROFILE-NOTE", Level.INFORMATION, note)))
         return EInvoiceValidation(
             syntax=str(syntax),
             specification_id=declared.specification_id,
