@@ -165,7 +165,7 @@ def test_delete_a_result_and_the_api_reports_deleted(
     document = e_invoice_with_warnings()
     body = send_and_read(live, live_account, document, externalId="browser-delete")
     page.goto(body["result"]["url"])
-    expect(page.locator("table.findings")).to_contain_text("warning")
+    expect(page.locator("table.findings").first).to_contain_text("warning")  # one per term
 
     page.get_by_text("Delete this result").click()
     page.get_by_role("button", name="Delete the result").click()
