@@ -8,8 +8,9 @@ import os
 import secrets
 import signal
 import sys
+import threading
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from api.report import add_report_command
 from docintake_client.importer import add_import_command
@@ -201,13 +202,7 @@ def cmd_dispatch(args: argparse.Namespace) -> int:
         unserved_after=timedelta(seconds=max(30.0, settings.lease_seconds)),
     )
     dispatcher = Dispatcher(Database(make_engine(settings.effective_database_url)), policy)
-    signal.signal(signal.SIGTERM, _interrupt_once)
-    signal.signal(signal.SIGINT, _interrupt_once)
-    try:
-        dispatcher.run()
-    except KeyboardInterrupt:
-        dispatcher.stop.set()
-    return 0
+    return _run_until_interrupted(dispatcher.run, dispatcher.stop)
 
 
 def cmd_webhooks(_: argparse.Namespace) -> int:
@@ -217,12 +212,17 @@ def cmd_webhooks(_: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     sender = WebhookSender(_database(), get_settings())
+    return _run_until_interrupted(sender.run, sender.stop)
+
+
+def _run_until_interrupted(run: Callable[[], None], stop: threading.Event) -> int:
+    """Run a loop in the foreground; TERM or Ctrl-C sets its stop event once."""
     signal.signal(signal.SIGTERM, _interrupt_once)
     signal.signal(signal.SIGINT, _interrupt_once)
     try:
-        sender.run()
+        run()
     except KeyboardInterrupt:
-        sender.stop.set()
+        stop.set()
     return 0
 
 
