@@ -26,6 +26,8 @@ import subprocess
 from dataclasses import dataclass
 from functools import lru_cache
 
+from processors.ocr_iban import repair_ibans
+from processors.ocr_legal_forms import repair_legal_forms
 from processors.text_quality import token_verdict
 
 DEFAULT_COMMAND = "tesseract"
@@ -122,7 +124,7 @@ def recognise(image: bytes, command: str = DEFAULT_COMMAND, dpi: int | None = No
         detail = finished.stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
         raise OcrFailed(f"OCR failed ({finished.returncode}): {' '.join(detail)}")
     words = parse_tsv(finished.stdout.decode("utf-8", "replace"))
-    return OcrPage(words, plain_text(words), layout_text(words))
+    return OcrPage(words, repaired(plain_text(words)), repaired(layout_text(words)))
 
 
 def parse_tsv(tsv: str) -> tuple[OcrWord, ...]:
@@ -140,6 +142,12 @@ def parse_tsv(tsv: str) -> tuple[OcrWord, ...]:
         left, top, width, height = (int(cell) for cell in cells[6:10])
         words.append(OcrWord(text, confidence, left, top, width, height, (block, paragraph, line)))
     return tuple(words)
+
+
+def repaired(text: str) -> str:
+    """The text with what OCR misreads in known shapes put right: IBANs by their checksum
+    (`processors/ocr_iban.py`), company legal forms (`processors/ocr_legal_forms.py`)."""
+    return "\n".join(repair_legal_forms(repair_ibans(line)) for line in text.split("\n"))
 
 
 def mean_confidence(words: tuple[OcrWord, ...] | list[OcrWord]) -> float:

@@ -1,0 +1,159 @@
+"""What OCR misreads in known shapes, put right on plain strings: IBANs by their checksum,
+company legal forms by a small vocabulary (processors/ocr_iban.py, ocr_legal_forms.py)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from processors.ocr import repaired
+from processors.ocr_iban import AS_DIGIT, BBAN_FORMATS, repair_ibans
+from processors.ocr_legal_forms import repair_legal_forms
+from processors.text_values import IBAN_LENGTHS, iban_valid
+
+
+@pytest.mark.parametrize(
+    ("read", "right"),
+    [
+        ("IBAN FRO3 8384 8261 0303 9793 1567 353", "IBAN FR03 8384 8261 0303 9793 1567 353"),
+        ("IBAN NLO2 ARRT 5717 1918 34", "IBAN NL02 ARRT 5717 1918 34"),
+        ("IBAN DE89 37O4 OO44 O532 Ol3O OO", "IBAN DE89 3704 0044 0532 0130 00"),
+        ("IBAN 6B29 NWBK 6016 1331 9268 19", "IBAN GB29 NWBK 6016 1331 9268 19"),
+        ("IBAN GB29 NWBK 6OI6 I33I 9268 I9", "IBAN GB29 NWBK 6016 1331 9268 19"),
+        ("IBAN: DE89370400440S32013000", "IBAN: DE89370400440532013000"),
+    ],
+)
+def test_confusions_in_known_positions_are_repaired(read: str, right: str) -> None:
+    assert repair_ibans(read) == right
+
+
+@pytest.mark.parametrize(
+    ("read", "right"),
+    [
+        ("IBAN DE 17 1117 1496 3728 3670 29", "IBAN DE17 1117 1496 3728 3670 29"),
+        ("IBAN: FR18275863329986697 80723992", "IBAN: FR1827586332998669780723992"),
+        ("IBAN: AT939102384066 180261", "IBAN: AT939102384066180261"),
+    ],
+)
+def test_split_groups_are_printed_in_paper_or_electronic_format(read: str, right: str) -> None:
+    assert repair_ibans(read) == right
+
+
+def test_what_follows_on_the_line_keeps_its_column() -> None:
+    read = "IBAN DE 89 3704 0044 0532 0130 00      -12,00"
+    assert repair_ibans(read) == "IBAN DE89 3704 0044 0532 0130 00       -12,00"
+    assert len(repair_ibans(read)) == len(read)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "IBAN DE89 3704 0044 0532 0130 00",  # right already
+        "IBAN DE89370400440532013000",
+        "IBAN DE89 3704 0044 0532 0130 01",  # a digit misread as a digit: no repair known
+        "IBAN XY89 3704 0044 0532 0130 00",  # no such country
+        "IBAN DE89 3704 0044        0532 0130 00",  # a column gap, not one IBAN
+        "Rechnung RE-2025-89715 Kundennr. 29464293",
+        "Beste Grüße aus Deutschland",
+    ],
+)
+def test_anything_else_is_left_alone(text: str) -> None:
+    assert repair_ibans(text) == text
+
+
+def test_a_reading_with_two_passing_candidates_is_left_alone() -> None:
+    """A lower-case o where a letter or a digit may stand (a French account number) is
+    O or 0: when two of the readings pass mod 97, none is chosen."""
+    rng = random.Random(3)
+    for _ in range(10_000):
+        digits = f"{rng.randrange(10**21):021d}"
+        readings = [f"{digits[:12]}{a}{digits[13:16]}{b}{digits[17:]}" for a in "O0" for b in "O0"]
+        first = _with_check("FR", readings[0])
+        others = [f"FR{first[2:4]}{bban}" for bban in readings[1:]]
+        if any(iban_valid(other) for other in others):
+            read = first[:16] + "o" + first[17:20] + "o" + first[21:]
+            assert repair_ibans(f"IBAN {read}") == f"IBAN {read}"
+            return
+    pytest.fail("no ambiguous IBAN found")
+
+
+def _with_check(country: str, bban: str) -> str:
+    digits = "".join(str(int(char, 36)) for char in bban + country + "00")
+    return f"{country}{98 - int(digits) % 97:02d}{bban}"
+
+
+def _random_iban(rng: random.Random) -> str:
+    country = rng.choice(sorted(BBAN_FORMATS))
+    kinds = {"n": "0123456789", "a": "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
+    kinds["c"] = kinds["n"] + kinds["a"]
+    bban = ""
+    for count, kind in re.findall(r"(\d+)([nac])", BBAN_FORMATS[country]):
+        bban += "".join(rng.choice(kinds[kind]) for _ in range(int(count)))
+    iban = _with_check(country, bban)
+    assert len(iban) == IBAN_LENGTHS[country]
+    return iban
+
+
+def _paper(iban: str) -> str:
+    return " ".join(iban[i : i + 4] for i in range(0, len(iban), 4))
+
+
+def test_never_a_wrong_iban_from_one_misread_character() -> None:
+    """Random IBANs of every known country, one character misread: as a look-alike
+    letter (repaired when unique) or as another digit (left alone: mod 97 catches it)."""
+    rng = random.Random(15)
+    digit_of = {digit: letter for letter, digit in AS_DIGIT.items() if letter.isupper()}
+    repaired_count = 0
+    for _ in range(2000):
+        iban = _random_iban(rng)
+        position = rng.randrange(2, len(iban))
+        char = iban[position]
+        if char in digit_of and rng.random() < 0.7:
+            wrong = digit_of[char]
+        else:
+            wrong = rng.choice([d for d in "0123456789" if d != char])
+        read = _paper(iban[:position] + wrong + iban[position + 1 :])
+        result = repair_ibans(f"IBAN {read}")
+        assert result in (f"IBAN {_paper(iban)}", f"IBAN {read}"), (iban, read, result)
+        repaired_count += result != f"IBAN {read}"
+    assert repaired_count > 400
+
+
+@pytest.mark.parametrize(
+    ("read", "right"),
+    [
+        ("Amazon EU S.a.r.I.", "Amazon EU S.a.r.l."),
+        ("Withholding tax Amazon EU S.a:r.l.", "Withholding tax Amazon EU S.a.r.l."),
+        ("Stadtwerke Nordheim GrnbH", "Stadtwerke Nordheim GmbH"),
+        ("Acme Supplies lnc.", "Acme Supplies Inc."),
+        ("Northern Energy 1td", "Northern Energy 1td"),  # L is no confusion here
+        ("Green Grocers pIc, London", "Green Grocers plc, London"),
+        ("Rossi Costruzioni SrI", "Rossi Costruzioni Srl"),
+        ("Eneco Energie B:V.", "Eneco Energie B.V."),
+    ],
+)
+def test_misread_legal_forms_are_put_right(read: str, right: str) -> None:
+    assert repair_legal_forms(read) == right
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "HARBOUR INSURANCE CO",
+        "MUSTER GMBH",
+        "Orange SA",
+        "S.a.r.I. first on its line",
+        "Miete Marz Objekt Lindenstr. 4",
+        "Oil and Gas I 10,00",
+        "Betrag 1.234,56 EUR",
+    ],
+)
+def test_other_words_are_left_alone(text: str) -> None:
+    assert repair_legal_forms(text) == text
+
+
+def test_repaired_text_keeps_its_lines() -> None:
+    text = "Amazon EU S.a.r.I.\n\nIBAN NLO2 ARRT 5717 1918 34\n   12,00"
+    assert repaired(text) == "Amazon EU S.a.r.l.\n\nIBAN NL02 ARRT 5717 1918 34\n   12,00"
