@@ -277,6 +277,9 @@ class User(Base):
     password_hash: Mapped[str] = mapped_column(String(255))  # argon2id
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     last_login_at: Mapped[datetime | None]
+    # The web application's language the user chose ("de", "en"); None follows the
+    # company's locale.
+    language: Mapped[str | None] = mapped_column(String(8))
 
 
 class WebSession(Base):

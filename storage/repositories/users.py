@@ -76,6 +76,11 @@ def record_login(session: Session, user_id: uuid.UUID, password: str) -> None:
     session.flush()
 
 
+def set_language(session: Session, user_id: uuid.UUID, language: str | None) -> None:
+    """The user's web application language; None follows the company's locale."""
+    session.execute(update(User).where(User.id == user_id).values(language=language))
+
+
 def _verify(password_hash: str, password: str) -> bool:
     try:
         return _hasher.verify(password_hash, password)

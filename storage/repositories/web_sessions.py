@@ -30,7 +30,8 @@ class SignedIn:
     company_id: uuid.UUID
     email: str
     csrf_token: str
-    locale: str
+    company_locale: str
+    language: str | None  # the user's choice; None follows the company's locale
 
 
 def hash_token(token: str) -> str:
@@ -62,6 +63,7 @@ def find_signed_in(session: Session, token: str, now: datetime) -> SignedIn | No
             User.email,
             WebSession.csrf_token,
             Company.locale,
+            User.language,
         )
         .join(User, User.id == WebSession.user_id)
         .join(Company, Company.id == User.company_id)
