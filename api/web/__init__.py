@@ -17,9 +17,10 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ExceptionHandler
 
-from api.web import batches, inbox, login, results, settings_pages, webhook_pages
+from api.web import batches, inbox, language, login, results, settings_pages, webhook_pages
 from api.web.auth import CsrfRejected, LoginRequired, WebUser, find_user
 from api.web.guard import WebGuard, is_web_path
+from api.web.i18n import N_
 from api.web.render import error_page, not_found_page
 from storage.errors import DomainError
 
@@ -31,6 +32,7 @@ def web_router() -> APIRouter:
     router.add_api_route("/app", _home, methods=["GET"])
     router.add_api_route("/app/", _home, methods=["GET"])
     router.include_router(login.router)
+    router.include_router(language.router)
     router.include_router(inbox.router)
     router.include_router(batches.router)
     router.include_router(settings_pages.router)
@@ -67,10 +69,11 @@ async def _login_required(request: Request, _: Exception) -> Response:
 
 async def _csrf_rejected(request: Request, _: Exception) -> Response:
     user = find_user(request, request.app.state.services)
-    message = "The form was not accepted (its security token is missing or out of date)."
-    return error_page(
-        request, user, 403, "Form expired", message + " Reload the page and try again."
+    message = N_(
+        "The form was not accepted (its security token is missing or out of date)."
+        " Reload the page and try again."
     )
+    return error_page(request, user, 403, N_("Form expired"), message)
 
 
 def _pages_under_app(api_handler: ExceptionHandler) -> ExceptionHandler:
@@ -85,11 +88,13 @@ def _pages_under_app(api_handler: ExceptionHandler) -> ExceptionHandler:
             # Without a session nothing under /app is shown, not even what does not exist.
             return await _login_required(request, exc)
         if isinstance(exc, RequestValidationError):
-            return error_page(request, user, 400, "Bad request", "The request was not valid.")
+            return error_page(
+                request, user, 400, N_("Bad request"), N_("The request was not valid.")
+            )
         assert isinstance(exc, StarletteHTTPException)
         if exc.status_code == 404:
             return not_found_page(request, user)
-        title = "Method not allowed" if exc.status_code == 405 else "Error"
+        title = N_("Method not allowed") if exc.status_code == 405 else N_("Error")
         return error_page(request, user, exc.status_code, title, str(exc.detail))
 
     return handler
@@ -108,11 +113,12 @@ def _failures_under_app(api_handler: ExceptionHandler) -> ExceptionHandler:
         if isinstance(exc, DomainError) and status < 500:
             return error_page(request, user, status, exc.title, exc.detail)
         if status == 503:
-            message = "The service is not available right now. Please try again shortly."
+            message = N_("The service is not available right now. Please try again shortly.")
             retry = {"Retry-After": api_response.headers.get("Retry-After", "5")}
-            return error_page(request, user, 503, "Service unavailable", message, headers=retry)
-        message = "Something went wrong on our side. The error is logged; please try again."
-        return error_page(request, user, 500, "Internal error", message)
+            title = N_("Service unavailable")
+            return error_page(request, user, 503, title, message, headers=retry)
+        message = N_("Something went wrong on our side. The error is logged; please try again.")
+        return error_page(request, user, 500, N_("Internal error"), message)
 
     return handler
 

@@ -14,6 +14,7 @@ from typing import Annotated
 from fastapi import Depends, Request, Response
 
 from api.deps import Services, ServicesDep
+from api.web.i18n import DEFAULT_LANGUAGE, supported
 from api.web.limits import MAX_FORM_FIELDS
 from storage.models import utcnow
 from storage.repositories import web_sessions
@@ -29,7 +30,10 @@ class WebUser:
     company_id: uuid.UUID
     email: str
     csrf_token: str
-    locale: str  # "de" or "en", the company's setting
+    # The interface language, "de" or "en": the user's choice, else the company's locale.
+    # Numbers and dates are formatted in it too (docs/webapp.md, Languages).
+    locale: str
+    chose_language: bool  # False: the language follows the company's locale
 
 
 class LoginRequired(Exception):
@@ -60,7 +64,10 @@ def find_user(request: Request, services: Services) -> WebUser | None:
         company_id=signed_in.company_id,
         email=signed_in.email,
         csrf_token=signed_in.csrf_token,
-        locale=signed_in.locale if signed_in.locale in ("de", "en") else "de",
+        locale=supported(signed_in.language)
+        or supported(signed_in.company_locale)
+        or DEFAULT_LANGUAGE,
+        chose_language=supported(signed_in.language) is not None,
     )
 
 

@@ -14,6 +14,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.deps import Services
 from api.web.auth import WebUser, find_user
+from api.web.i18n import N_
 from api.web.limits import MAX_FORM_BYTES, MAX_FORM_FIELDS
 from api.web.render import error_page
 from api.web.security_headers import security_headers
@@ -28,9 +29,13 @@ class _Refused(Exception):
         self.status, self.title, self.message = status, title, message
 
 
-_TOO_LARGE = _Refused(413, "Request too large", "The form sent more data than any form here has.")
-_TOO_MANY_FIELDS = _Refused(400, "Bad request", "The form sent more fields than any form here has.")
-_NOT_A_FORM = _Refused(415, "Unsupported form", "Forms here are sent URL-encoded.")
+_TOO_LARGE = _Refused(
+    413, N_("Request too large"), N_("The form sent more data than any form here has.")
+)
+_TOO_MANY_FIELDS = _Refused(
+    400, N_("Bad request"), N_("The form sent more fields than any form here has.")
+)
+_NOT_A_FORM = _Refused(415, N_("Unsupported form"), N_("Forms here are sent URL-encoded."))
 
 
 def is_web_path(path: str) -> bool:

@@ -5,25 +5,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from api.web.i18n import N_
 from processors.results.hybrid import Agreement, HybridCheck, HybridField
 
 FIELD_LABELS = {
-    HybridField.INVOICE_NUMBER: "Invoice number",
-    HybridField.ISSUE_DATE: "Issue date",
-    HybridField.GROSS_TOTAL: "Gross amount",
-    HybridField.AMOUNT_DUE: "Amount due",
-    HybridField.IBAN: "IBAN",
+    HybridField.INVOICE_NUMBER: N_("Invoice number"),
+    HybridField.ISSUE_DATE: N_("Issue date"),
+    HybridField.GROSS_TOTAL: N_("Gross amount"),
+    HybridField.AMOUNT_DUE: N_("Amount due"),
+    HybridField.IBAN: N_("IBAN"),
 }
 AGREEMENT_LABELS = {
-    Agreement.AGREES: "same",
-    Agreement.DISAGREES: "differs",
-    Agreement.NOT_FOUND: "not printed",
+    Agreement.AGREES: N_("same"),
+    Agreement.DISAGREES: N_("differs"),
+    Agreement.NOT_FOUND: N_("not printed"),
 }
 
 
 @dataclass(frozen=True)
 class HybridFieldView:
-    label: str
+    label: str  # msgids, translated on the page
     agreement: str  # the Agreement's value, for the page's flag class
     agreement_label: str
     xml_value: str

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from api.deps import ServicesDep
 from api.web.auth import CurrentUser
+from api.web.i18n import N_, Message
 from api.web.labels import RESULT_TYPE_LABELS
 from api.web.paging import decode_cursor, encode_cursor
 from api.web.render import render
@@ -35,17 +36,21 @@ class InboxQuery:
 
     raw: dict[str, str]
     filters: InboxFilter
-    problems: list[str] = field(default_factory=list)
+    problems: list[Message] = field(default_factory=list)
 
 
 def parse_filters(params: dict[str, str]) -> InboxQuery:
     raw = {name: params.get(name, "").strip() for name in FILTER_PARAMS}
-    problems: list[str] = []
-    status = _choice(raw["status"], {s.value for s in UploadStatus}, "status", problems)
-    doc_type = _choice(raw["type"], {t.value for t in DocumentType}, "document type", problems)
+    problems: list[Message] = []
+    unknown_status = N_("Unknown status '%(value)s' is ignored.")
+    status = _choice(raw["status"], {s.value for s in UploadStatus}, unknown_status, problems)
+    unknown_type = N_("Unknown document type '%(value)s' is ignored.")
+    doc_type = _choice(raw["type"], {t.value for t in DocumentType}, unknown_type, problems)
     batch_id = _uuid(raw["batch"], problems)
-    created_from = _day(raw["from"], "From", problems)
-    created_to = _day(raw["to"], "To", problems)
+    not_a_day = N_("From date '%(value)s' is not a date (YYYY-MM-DD); it is ignored.")
+    created_from = _day(raw["from"], not_a_day, problems)
+    not_a_day = N_("To date '%(value)s' is not a date (YYYY-MM-DD); it is ignored.")
+    created_to = _day(raw["to"], not_a_day, problems)
     filters = InboxFilter(
         status=status,
         document_type=doc_type,
@@ -56,30 +61,32 @@ def parse_filters(params: dict[str, str]) -> InboxQuery:
     return InboxQuery(raw, filters, problems)
 
 
-def _choice(value: str, allowed: set[str], what: str, problems: list[str]) -> str | None:
+def _choice(value: str, allowed: set[str], problem: str, problems: list[Message]) -> str | None:
     if value and value not in allowed:
-        problems.append(f"Unknown {what} '{value}' is ignored.")
+        problems.append(Message(problem, {"value": value}))
         return None
     return value or None
 
 
-def _uuid(value: str, problems: list[str]) -> uuid.UUID | None:
+def _uuid(value: str, problems: list[Message]) -> uuid.UUID | None:
     if not value:
         return None
     try:
         return uuid.UUID(value)
     except ValueError:
-        problems.append(f"'{value}' is not a batch ID; it is ignored.")
+        problems.append(
+            Message(N_("'%(value)s' is not a batch ID; it is ignored."), {"value": value})
+        )
         return None
 
 
-def _day(value: str, what: str, problems: list[str]) -> date | None:
+def _day(value: str, problem: str, problems: list[Message]) -> date | None:
     if not value:
         return None
     try:
         return date.fromisoformat(value)
     except ValueError:
-        problems.append(f"{what} date '{value}' is not a date (YYYY-MM-DD); it is ignored.")
+        problems.append(Message(problem, {"value": value}))
         return None
 
 

@@ -9,6 +9,7 @@ from datetime import datetime
 
 from api.web.finding_groups import FindingGroup
 from api.web.hybrid_views import HybridView, hybrid_view
+from api.web.i18n import N_, Message
 from api.web.labels import (
     DIRECTION_LABELS,
     INVOICE_TYPE_LABELS,
@@ -53,7 +54,7 @@ class PartyView:
     vat_id: str | None
     tax_number: str | None
     legal_registration_id: str | None
-    electronic_address: str | None
+    electronic_address: str | Message | None
 
     @property
     def empty(self) -> bool:
@@ -126,10 +127,14 @@ class ValidationView:
         return findings_by_term(self.findings)
 
     @property
-    def summary(self) -> str:
-        """ "syntax ubl-invoice, profile EN16931, scenario ...", whatever is known."""
-        parts = (("syntax", self.syntax), ("profile", self.profile), ("scenario", self.scenario))
-        return ", ".join(f"{name} {value}" for name, value in parts if value)
+    def summary(self) -> tuple[tuple[str, str], ...]:
+        """(label msgid, value): syntax ubl-invoice, profile EN16931, ... whatever is known."""
+        parts = (
+            (N_("syntax"), self.syntax),
+            (N_("profile"), self.profile),
+            (N_("scenario"), self.scenario),
+        )
+        return tuple((name, value) for name, value in parts if value)
 
 
 @dataclass(frozen=True)
@@ -162,8 +167,8 @@ class InvoiceView:
     direction: DirectionView
     validation: ValidationView | None
     hybrid: HybridView | None  # a hybrid PDF: its XML against its visible text
-    source: str
-    review_notes: tuple[str, ...]
+    source: str | Message
+    review_notes: tuple[Message, ...]
     duplicates: tuple[DuplicateView, ...]
 
 
@@ -197,15 +202,15 @@ def invoice_view(result: InvoiceResult, duplicates: Sequence[Result] = ()) -> In
 def amounts(totals: Totals) -> tuple[Amount, ...]:
     """The totals printed, in the order of EN 16931; the gross and due amounts stand out."""
     rows = (
-        ("Sum of lines", totals.line_total, False),
-        ("Allowances", totals.allowance_total, False),
-        ("Charges", totals.charge_total, False),
-        ("Net amount", totals.net, False),
-        ("VAT", totals.vat, False),
-        ("Gross amount", totals.gross, True),
-        ("Prepaid", totals.prepaid, False),
-        ("Rounding", totals.rounding, False),
-        ("Amount due", totals.amount_due, True),
+        (N_("Sum of lines"), totals.line_total, False),
+        (N_("Allowances"), totals.allowance_total, False),
+        (N_("Charges"), totals.charge_total, False),
+        (N_("Net amount"), totals.net, False),
+        (N_("VAT"), totals.vat, False),
+        (N_("Gross amount"), totals.gross, True),
+        (N_("Prepaid"), totals.prepaid, False),
+        (N_("Rounding"), totals.rounding, False),
+        (N_("Amount due"), totals.amount_due, True),
     )
     return tuple(
         Amount(label, str(value), stand_out)
@@ -216,10 +221,10 @@ def amounts(totals: Totals) -> tuple[Amount, ...]:
 
 def references(invoice: Invoice) -> tuple[tuple[str, str], ...]:
     rows = (
-        ("Buyer reference", text(invoice.buyer_reference)),
-        ("Order reference", text(invoice.order_reference)),
-        ("Contract reference", text(invoice.contract_reference)),
-        ("Preceding invoice", text(invoice.preceding_invoice_reference)),
+        (N_("Buyer reference"), text(invoice.buyer_reference)),
+        (N_("Order reference"), text(invoice.order_reference)),
+        (N_("Contract reference"), text(invoice.contract_reference)),
+        (N_("Preceding invoice"), text(invoice.preceding_invoice_reference)),
     )
     return tuple((label, value) for label, value in rows if value is not None)
 
@@ -236,7 +241,11 @@ def party_view(party: Party) -> PartyView:
         tax_number=text(party.tax_number),
         legal_registration_id=text(party.legal_registration_id),
         electronic_address=(
-            f"{address_value} (scheme {scheme})" if address_value and scheme else address_value
+            Message(
+                N_("%(address)s (scheme %(scheme)s)"), {"address": address_value, "scheme": scheme}
+            )
+            if address_value and scheme
+            else address_value
         ),
     )
 
@@ -255,7 +264,7 @@ def address_lines(address: Address | None) -> tuple[str, ...]:
 def direction_view(result: InvoiceResult) -> DirectionView:
     return DirectionView(
         direction=result.direction.value,
-        label=DIRECTION_LABELS.get(result.direction, "Unknown"),
+        label=DIRECTION_LABELS.get(result.direction, N_("Unknown")),
         uncertain=result.direction_uncertain,
         mismatch=result.direction_mismatch,
         reason=text(result.direction_reason),
@@ -278,31 +287,45 @@ def validation_view(validation: EInvoiceValidation | None) -> ValidationView | N
     )
 
 
-def source_label(source: Source) -> str:
+def source_label(source: Source) -> str | Message:
     if source.method is ReadMethod.TEXT:
-        return "Read from the PDF's text (no structured data)"
+        return N_("Read from the PDF's text (no structured data)")
     if source.method is ReadMethod.OCR:
-        return "Read from the scanned pages (OCR)"
+        return N_("Read from the scanned pages (OCR)")
     if source.container is FileKind.PDF:
         attachment = text(source.attachment)
-        return f"E-invoice embedded in a PDF ({attachment})" if attachment else "PDF e-invoice"
+        if attachment:
+            return Message(N_("E-invoice embedded in a PDF (%(file)s)"), {"file": attachment})
+        return N_("PDF e-invoice")
     if source.container is FileKind.XML:
-        return "XML e-invoice"
-    return "Unknown source"
+        return N_("XML e-invoice")
+    return N_("Unknown source")
 
 
-def review_notes(checks: InvoiceChecks | None) -> list[str]:
-    """What a reader should double-check on an invoice read from text."""
+def review_notes(checks: InvoiceChecks | None) -> list[Message]:
+    """What a reader should double-check on an invoice read from text. What was checked
+    (`totals_explained`, the processor's words: `net + VAT = gross`) is not translated."""
     if checks is None:
         return []
-    notes: list[str] = []
-    explained = text(checks.totals_explained) or "the totals"
+    notes: list[Message] = []
+    explained = text(checks.totals_explained)
     if checks.totals is TotalsCheck.FAILED:
-        notes.append(f"The totals do not add up ({explained}).")
+        notes.append(
+            Message(N_("The totals do not add up (%(explained)s)."), {"explained": explained})
+            if explained
+            else Message(N_("The totals do not add up."))
+        )
     elif checks.totals is TotalsCheck.INCOMPLETE:
-        notes.append(f"Not every total was found, so {explained} could not be checked.")
+        notes.append(
+            Message(
+                N_("Not every total was found, so %(explained)s could not be checked."),
+                {"explained": explained},
+            )
+            if explained
+            else Message(N_("Not every total was found, so the totals could not be checked."))
+        )
     if checks.needs_review and not notes:
-        notes.append("Read from text: please review the fields.")
+        notes.append(Message(N_("Read from text: please review the fields.")))
     return notes
 
 

@@ -24,6 +24,7 @@ from api.web.auth import (
     session_token,
     set_session_cookie,
 )
+from api.web.i18n import N_, Message
 from api.web.render import render
 from storage.models import utcnow
 from storage.repositories import users, web_sessions
@@ -40,7 +41,7 @@ def _login_form(
     services: Services,
     next_path: str,
     status_code: int = 200,
-    error: str | None = None,
+    error: str | Message | None = None,
     email: str = "",
     headers: dict[str, str] | None = None,
 ) -> HTMLResponse:
@@ -86,7 +87,7 @@ def login(
     next_path = safe_next(next)
     cookie = request.cookies.get(LOGIN_CSRF_COOKIE, "")
     if not cookie or not hmac.compare_digest(cookie, csrf_token):
-        error = "The login form had expired. Please try again."
+        error = N_("The login form had expired. Please try again.")
         return _login_form(request, services, next_path, 403, error, email)
     client = login_throttle.client_of(request, services, email)
     wait, attempt_id = login_throttle.reserve_attempt(services, email, client)
@@ -94,7 +95,7 @@ def login(
         return _too_many_attempts(request, services, next_path, email, wait)
     new_session = _sign_in(services, email, password, attempt_id)
     if new_session is None:
-        error = "E-mail or password is wrong."
+        error = N_("E-mail or password is wrong.")
         return _login_form(request, services, next_path, 401, error, email)
     response = RedirectResponse(next_path, status_code=303)
     set_session_cookie(response, services, new_session.token)
@@ -106,8 +107,12 @@ def login(
 def _too_many_attempts(
     request: Request, services: Services, next_path: str, email: str, wait: int
 ) -> Response:
-    when = f"{wait} seconds" if wait < 120 else f"{math.ceil(wait / 60)} minutes"
-    error = f"Too many failed logins. Please try again in {when}."
+    if wait < 120:
+        message = N_("Too many failed logins. Please try again in %(count)s seconds.")
+        error = Message(message, {"count": wait})
+    else:
+        message = N_("Too many failed logins. Please try again in %(count)s minutes.")
+        error = Message(message, {"count": math.ceil(wait / 60)})
     headers = {"Retry-After": str(wait)}
     return _login_form(request, services, next_path, 429, error, email, headers)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from api.web.i18n import N_, Message
+
 LOCALES = {"de": "Deutsch (1.234,56 · 09.01.2015)", "en": "English (1,234.56 · 2015-01-09)"}
 _VAT_ID = re.compile(r"^[A-Z]{2}[0-9A-Z+*]{2,13}$")
 _IBAN = re.compile(r"^[A-Z]{2}[0-9]{2}[0-9A-Z]{11,30}$")
@@ -18,7 +20,7 @@ class MasterData:
     tax_number: str | None
     ibans: list[str]
     locale: str
-    errors: dict[str, str] = field(default_factory=dict)
+    errors: dict[str, str | Message] = field(default_factory=dict)  # shown translated
 
 
 def _entries(text: str) -> list[str]:
@@ -48,19 +50,22 @@ def parse_master_data(
         locale=locale,
     )
     if not data.name:
-        data.errors["name"] = "Enter the company name."
+        data.errors["name"] = N_("Enter the company name.")
     elif len(data.name) > 255:
-        data.errors["name"] = "The name is longer than 255 characters."
+        data.errors["name"] = N_("The name is longer than 255 characters.")
     bad_vat = [v for v in data.vat_ids if not _VAT_ID.match(v)]
     if bad_vat:
-        data.errors["vat_ids"] = "Not a VAT ID (country code and 2-13 characters): " + ", ".join(
-            bad_vat
+        data.errors["vat_ids"] = Message(
+            N_("Not a VAT ID (country code and 2-13 characters): %(values)s"),
+            {"values": ", ".join(bad_vat)},
         )
     if data.tax_number and len(data.tax_number) > 64:
-        data.errors["tax_number"] = "The tax number is longer than 64 characters."
+        data.errors["tax_number"] = N_("The tax number is longer than 64 characters.")
     bad_iban = [i for i in data.ibans if not (_IBAN.match(i) and iban_checksum_ok(i))]
     if bad_iban:
-        data.errors["ibans"] = "Not a valid IBAN (check digits): " + ", ".join(bad_iban)
+        data.errors["ibans"] = Message(
+            N_("Not a valid IBAN (check digits): %(values)s"), {"values": ", ".join(bad_iban)}
+        )
     if locale not in LOCALES:
-        data.errors["locale"] = "Choose German or English."
+        data.errors["locale"] = N_("Choose German or English.")
     return data

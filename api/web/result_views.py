@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from api.web.finding_groups import FindingGroup, group_by_term
+from api.web.i18n import N_
 from api.web.labels import DOCUMENT_TYPE_LABELS, RESULT_TYPE_LABELS
 from processors.base import DocumentType, FailureCode, ResultType
 from processors.einvoice.business_terms import explain
@@ -306,16 +307,16 @@ def document_view(document: OtherDocument) -> DocumentView:
             kind=document.kind.value,
             size_bytes=document.size,
             details=_details(
-                ("Root namespace", document.root_namespace),
-                ("Root element", document.root_element),
+                (N_("Root namespace"), document.root_namespace),
+                (N_("Root element"), document.root_element),
             ),
         )
     if isinstance(document, NonInvoiceXml):
         return DocumentView(
             reason=text(document.reason),
             details=_details(
-                ("Root element", document.root_element),
-                ("Root namespace", document.root_namespace),
+                (N_("Root element"), document.root_element),
+                (N_("Root namespace"), document.root_namespace),
             ),
         )
     return DocumentView(reason=text(document.reason), payment_file=document.payment_file)

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from api.deps import ServicesDep
 from api.web.auth import CsrfUser, CurrentUser, WebUser
 from api.web.downloads import content_disposition, media_type_of
+from api.web.i18n import N_
 from api.web.invoice_views import invoice_view
 from api.web.limits import MAX_FORM_FIELDS
 from api.web.paging import parse_id
@@ -65,7 +66,7 @@ def retry_upload(
         try:
             upload = web_results.retry_upload(session, user.company_id, key)
         except NotRetryable as refused:
-            return error_page(request, user, 409, "Not retried", refused.detail)
+            return error_page(request, user, 409, N_("Not retried"), refused.detail)
         if upload is None:
             return not_found_page(request, user)
         session.commit()
@@ -171,7 +172,7 @@ async def confirm_transactions(
     if key is None:
         return not_found_page(request, user)
     if positions is None:
-        return error_page(request, user, 400, "Bad request", "Unknown transactions.")
+        return error_page(request, user, 400, N_("Bad request"), N_("Unknown transactions."))
     with services.db.session() as session:
         result = web_results.live_result(session, user.company_id, key, lock=True)
         if result is None or result.type != "bank_statement":
@@ -181,7 +182,7 @@ async def confirm_transactions(
         try:
             confirmed = web_results.confirm_transactions(session, result, positions, user.user_id)
         except ValidationFailed as invalid:
-            return error_page(request, user, 400, "Bad request", invalid.detail)
+            return error_page(request, user, 400, N_("Bad request"), invalid.detail)
         session.commit()
     return RedirectResponse(
         f"/app/bank-imports/{key}?confirmed={len(confirmed)}#transactions", status_code=303
@@ -208,7 +209,7 @@ def delete_result(
         try:
             uploads = web_results.delete_result(session, user.company_id, key)
         except ResultLocked as locked:
-            return error_page(request, user, 409, "Not deleted", locked.detail)
+            return error_page(request, user, 409, N_("Not deleted"), locked.detail)
         if uploads is None:
             return not_found_page(request, user)
         session.commit()

@@ -10,6 +10,7 @@ from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from api.web.i18n import N_
 from api.web.labels import PAYMENT_KIND_LABELS
 from api.web.result_views import grouped_iban, text
 from processors.results.payment_file import Payment, PaymentFile, PaymentKind
@@ -82,7 +83,7 @@ def payment_file_view(payment_file: PaymentFile) -> PaymentFileView:
     return PaymentFileView(
         kind_label=PAYMENT_KIND_LABELS[payment_file.kind],
         counterparty_label=(
-            "Debtor" if payment_file.kind is PaymentKind.DIRECT_DEBIT else "Creditor"
+            N_("Debtor") if payment_file.kind is PaymentKind.DIRECT_DEBIT else N_("Creditor")
         ),
         message_type=text(payment_file.message_type),
         message_id=text(payment_file.message_id),
@@ -107,13 +108,13 @@ def sum_checks(
     stated_sum = payment_file.control_sum
     return (
         SumCheck(
-            "Number of transactions",
+            N_("Number of transactions"),
             stated_count,
             str(len(payments)),
             stated_count == str(len(payments)),
         ),
         SumCheck(
-            "Control sum",
+            N_("Control sum"),
             str(stated_sum),
             str(counted_sum),
             stated_sum == counted_sum and None not in amounts,

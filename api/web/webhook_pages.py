@@ -13,6 +13,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from api.deps import ServicesDep
 from api.web.auth import CsrfUser, CurrentUser
+from api.web.i18n import N_
 from api.web.render import not_found_page, render
 from storage.repositories import webhooks as webhook_repo
 from storage.webhook_models import WebhookDelivery, WebhookEndpoint
@@ -30,11 +31,12 @@ class EndpointView:
 
 
 def delivery_state(delivery: WebhookDelivery) -> str:
+    """The state's English msgid (the page translates it and picks its colour by it)."""
     if delivery.delivered_at is not None:
-        return "delivered"
+        return N_("delivered")
     if delivery.gave_up_at is not None:
-        return "given up"
-    return "pending"
+        return N_("given up")
+    return N_("pending")
 
 
 @router.get("/app/settings/webhooks", response_class=HTMLResponse)

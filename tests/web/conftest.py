@@ -43,6 +43,14 @@ CHROMIUM_ARGS = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def _english_client(request: pytest.FixtureRequest) -> None:
+    """Route tests read the pages shown before signing in in English, as a browser set
+    to English asks for them (test_languages.py asks otherwise)."""
+    if "client" in request.fixturenames:
+        request.getfixturevalue("client").headers["Accept-Language"] = "en"
+
+
 @pytest.fixture
 def account(database: Database) -> Account:
     return make_account(database)
@@ -113,7 +121,10 @@ class _uvicorn:
         self.thread.join(timeout=10)
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: Playwright's sync API keeps an event loop running in the
+# main thread while it is open, and Prefect's sync calls (`state.result()`, flows called
+# from a test) then hand back coroutines in whatever test runs next in this process.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     if not Path(CHROMIUM).exists():
         pytest.skip("Chromium is not installed (make test installs it)")

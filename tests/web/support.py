@@ -44,12 +44,17 @@ def make_user(database: Database, company_id: uuid.UUID, email: str | None = Non
     return user.id
 
 
-def make_account(database: Database, name: str = "Acme GmbH", locale: str = "de") -> Account:
+def make_account(
+    database: Database, name: str = "Acme GmbH", locale: str = "de", language: str | None = "en"
+) -> Account:
+    """The user reads English pages unless `language` says otherwise (None: the
+    company's locale decides, as for a user who never chose)."""
     email = f"user-{uuid.uuid4().hex[:10]}@example.com"
     with database.session() as session:
         company = companies.create_company(session, name, vat_ids=["DE123456789"], locale=locale)
         key = api_keys.create_api_key(session, company.id)
         user = users.create_user(session, company.id, email, PASSWORD)
+        users.set_language(session, user.id, language)
         session.commit()
     return Account(company.id, key.plaintext, user.id, email)
 

@@ -42,7 +42,7 @@ def test_an_unavailable_database_is_a_503_page_under_app_and_problem_json_in_the
 ) -> None:
     with _client(settings, closed_database, LocalDirStore(tmp_path / "objects")) as client:
         client.cookies.set("docintake_session", "a-session-token-the-database-would-check")
-        page = client.get("/app/uploads")
+        page = client.get("/app/uploads", headers={"Accept-Language": "en"})
         assert page.status_code == 503 and page.headers["content-type"] == HTML
         assert "frame-ancestors 'none'" in page.headers["content-security-policy"]
         assert "<h1>Service unavailable</h1>" in page.text

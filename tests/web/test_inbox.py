@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from fastapi.testclient import TestClient
 
 from storage.db import Database
-from storage.repositories import companies
+from storage.repositories import users
 from tests.web.support import Account, seed_batch, seed_upload
 
 UPLOAD_LINK = re.compile(r'href="/app/uploads/([0-9a-f-]{36})"')
@@ -138,17 +138,15 @@ def test_broken_cursor_shows_the_first_page(
     assert listed(response.text) == [upload]
 
 
-def test_dates_follow_the_company_locale(
+def test_dates_follow_the_interface_language(
     web_client: TestClient, database: Database, account: Account
 ) -> None:
     seed_upload(database, account.company_id, created_at=datetime(2015, 1, 9, 8, 5, tzinfo=UTC))
-    assert "09.01.2015 08:05" in web_client.get("/app/uploads").text
+    assert "2015-01-09 08:05" in web_client.get("/app/uploads").text  # the user reads English
     with database.session() as session:
-        company = companies.get_company(session, account.company_id)
-        assert company is not None
-        company.locale = "en"
+        users.set_language(session, account.user_id, "de")
         session.commit()
-    assert "2015-01-09 08:05" in web_client.get("/app/uploads").text
+    assert "09.01.2015 08:05" in web_client.get("/app/uploads").text
 
 
 def test_batch_list_derives_status_and_counts(

@@ -229,10 +229,10 @@ def test_api_keys_show_when_each_was_created_and_last_used(
         assert len(rows) == 1
         return [" ".join(cell.text_content().split()) for cell in rows[0]]
 
-    created = key.created_at.strftime("%d.%m.%Y %H:%M")  # the company's locale is de
+    created = key.created_at.strftime("%Y-%m-%d %H:%M")  # the user reads English
     assert row_of_key()[2:4] == [created, "never"]
     assert web_client.get(MISSING_UPLOAD, headers=account.headers).status_code == 404
     with database.read_session() as session:
         used = api_keys.list_api_keys(session, account.company_id)[0].last_used_at
     assert used is not None
-    assert row_of_key()[2:4] == [created, used.strftime("%d.%m.%Y %H:%M")]
+    assert row_of_key()[2:4] == [created, used.strftime("%Y-%m-%d %H:%M")]
