@@ -9,7 +9,7 @@ export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_SERVER_UI_SHOW_PROMOTIONAL_CONTENT := false
 export DO_NOT_TRACK := 1
 
-.PHONY: install run test lint bench soak rehearse corpus-report clean
+.PHONY: install run test lint bench soak rehearse corpus-report translations clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -66,6 +66,10 @@ rehearse: install
 
 corpus-report: install
 	$(BIN)/python scripts/corpus_report.py
+
+# The web application's strings extracted into its German catalog (docs/webapp.md).
+translations: install
+	$(BIN)/python scripts/update_translations.py
 
 clean:
 	rm -rf var bench/results test-artifacts
