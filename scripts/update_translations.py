@@ -23,6 +23,10 @@ from babel.messages.pofile import read_po, write_po
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / "babel.cfg"
 CATALOG = ROOT / "api" / "web" / "locale" / "de" / "LC_MESSAGES" / "messages.po"
+HEADER = """\
+# German of the docintake web application. Edit the msgstr lines; add strings by
+# marking them in the code and running scripts/update_translations.py (docs/webapp.md).
+#"""
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
 
 
@@ -49,8 +53,14 @@ def read_catalog(path: Path = CATALOG) -> Catalog:
 
 
 def updated(catalog: Catalog, template: Catalog) -> Catalog:
+    """The catalog with the template's strings; its dates stay, so an unchanged catalog
+    is written byte for byte the same (the test compares)."""
+    created = catalog.creation_date
     catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
     catalog.obsolete.clear()
+    catalog.creation_date = created
+    catalog.header_comment = HEADER
+    catalog.project, catalog.version = "docintake", "0.1"
     return catalog
 
 

@@ -1,15 +1,15 @@
 """The web application's languages: German and English, through gettext catalogs.
 
 The source strings (msgids) are English; `locale/de/LC_MESSAGES/messages.po` holds their
-German. The catalog is read from its `.po` file when first asked for (about 30 ms, once
-per process) and compiled in memory, so there is no `.mo` file that could be older than
-its source and no build step. `scripts/update_translations.py` extracts the strings
-(`babel.cfg`) and updates the catalog; tests/web/test_translations.py fails on any
-string without German.
+German. The catalog is read from its `.po` file when first asked for, once per process
+(30 ms on a free core, up to 100 ms with both cores at load 20) and compiled in memory:
+there is no `.mo` file that could be older than its source, and no build step.
+`scripts/update_translations.py` extracts the strings (`babel.cfg`) and updates the
+catalog; tests/web/test_translations.py fails on any string without German.
 
 Python code marks what it shows with `N_` (a constant label) or builds a `Message` (a
 text with values); the templates translate both when the page is rendered, in the
-language of the request (`language_of`)."""
+page's language (`render.request_language`)."""
 
 from __future__ import annotations
 
