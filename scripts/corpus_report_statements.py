@@ -3,7 +3,8 @@ tests/processors/statements/ read through the pipeline as the worker reads them 
 `bank_statement`), development and held-out layouts apart, then scanned variants (OCR).
 Targets: 99 % of transactions found, 98 % of fields exact, every statement that prints
 its balances reconciled. docs/statements.md has the method and the numbers.
-Usage: .venv/bin/python scripts/corpus_report_statements.py [--verbose] [--no-scans]"""
+Usage: .venv/bin/python scripts/corpus_report_statements.py [--verbose]
+       [--no-scans | --scans-only]"""
 
 from __future__ import annotations
 
@@ -66,14 +67,17 @@ def print_scores(title: str, scores: list[Score], verbose: bool) -> None:
     )
 
 
-def statements_report(verbose: bool = False, scans: bool = True) -> None:
+def statements_report(verbose: bool = False, scans: bool = True, text: bool = True) -> None:
     print("\nBank statements from any bank (generated layouts, sent as bank_statement)")
-    print_scores("development layouts", [measure(x, False) for x in DEVELOPMENT], verbose)
-    print_scores("held-out layouts", [measure(x, False) for x in HELD_OUT], verbose)
+    if text:
+        print_scores("development layouts", [measure(x, False) for x in DEVELOPMENT], verbose)
+        print_scores("held-out layouts", [measure(x, False) for x in HELD_OUT], verbose)
     if scans:
         scanned = [measure(x, True) for x in LAYOUTS if x.scan]
         print_scores(f"scanned ({SCAN_GRADE.name}, OCR)", scanned, verbose)
 
 
 if __name__ == "__main__":
-    statements_report("--verbose" in sys.argv, "--no-scans" not in sys.argv)
+    statements_report(
+        "--verbose" in sys.argv, "--no-scans" not in sys.argv, "--scans-only" not in sys.argv
+    )

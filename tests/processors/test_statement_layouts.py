@@ -52,6 +52,7 @@ def test_scanned_layout_read_by_ocr(name: str) -> None:
     assert result.found == result.printed, result.misses
     assert result.hits["amount"] == result.printed
     assert result.hits["bookingDate"] == result.printed
+    assert result.fields_exact >= MIN_FIELDS_EXACT * result.fields_total, result.misses
     assert result.balances is True and result.reconciled is True, result.misses
 
 
