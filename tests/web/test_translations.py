@@ -4,10 +4,14 @@ German, nothing fuzzy, nothing left over, the placeholders match, and the commit
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from babel.messages.catalog import Catalog, Message
 
 from api.web.i18n import catalog_path, translate, translations
+from api.web.render import TEMPLATE_DIR
 from scripts.update_translations import extract, po_text, read_catalog, updated
 
 
@@ -69,3 +73,34 @@ def test_the_catalog_marks_the_string_of_a_template(template: Catalog) -> None:
 def _strings(message: Message) -> tuple[str, ...]:
     string = message.string
     return tuple(string) if isinstance(string, tuple | list) else (string,)
+
+
+# Words that are the same in both languages: codes and the product's name.
+_SAME_IN_BOTH = {"docintake", "IBAN", "BIC", "SHA"}
+_JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
+_TAG = re.compile(r"<[^>]*>")
+_ATTRIBUTE = re.compile(r'[\w-]+="[^"]*"')  # outside a tag in a macro that writes attributes
+_SHOWN_ATTRIBUTE = re.compile(r'\b(?:aria-label|title|placeholder|alt)="([^"{]*)"')
+
+
+def _untranslated_words(source: str) -> list[str]:
+    without_jinja = _JINJA.sub(" ", source)
+    text = _ATTRIBUTE.sub(" ", _TAG.sub(" ", without_jinja))
+    shown = [*_SHOWN_ATTRIBUTE.findall(without_jinja), text]
+    words = re.findall(r"[A-Za-zÄÖÜäöüß]{2,}", " ".join(shown))
+    return [word for word in words if word not in _SAME_IN_BOTH]
+
+
+@pytest.mark.parametrize(
+    "template_file",
+    sorted(TEMPLATE_DIR.rglob("*.html")),
+    ids=lambda path: str(path.relative_to(TEMPLATE_DIR)),
+)
+def test_templates_show_no_text_outside_gettext(template_file: Path) -> None:
+    """Text written straight into a template would not be translated: every word a
+    page shows comes from _(), ngettext() or a value."""
+    assert _untranslated_words(template_file.read_text()) == []
+
+
+def test_the_template_check_finds_text_outside_gettext() -> None:
+    assert _untranslated_words('<p title="Hello">Total {{ _("Sum") }}</p>') == ["Hello", "Total"]
