@@ -105,10 +105,30 @@ def invoice_page(
 ) -> Response:
     def build(session: Session, result: Result) -> dict[str, Any]:
         duplicates = result_repo.possible_duplicates(session, result)
-        return {"invoice": invoice_view(InvoiceResult.from_dict(result.data), duplicates)}
+        return {
+            "invoice": invoice_view(InvoiceResult.from_dict(result.data), duplicates),
+            "print_url": f"/app/invoices/{result.id}/print",
+        }
 
     return _result_page(
         request, user, services, result_id, "invoice", "results/invoice.html", build
+    )
+
+
+@router.get("/invoices/{result_id}/print", response_class=HTMLResponse)
+def invoice_print_page(
+    request: Request, result_id: str, user: CurrentUser, services: ServicesDep
+) -> Response:
+    """The invoice as an accountant files it: one A4 document (static/print.css)."""
+
+    def build(_: Session, result: Result) -> dict[str, Any]:
+        return {
+            "invoice": invoice_view(InvoiceResult.from_dict(result.data)),
+            "invoice_url": f"/app/invoices/{result.id}",
+        }
+
+    return _result_page(
+        request, user, services, result_id, "invoice", "results/invoice_print.html", build
     )
 
 

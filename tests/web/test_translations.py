@@ -76,7 +76,7 @@ def _strings(message: Message) -> tuple[str, ...]:
 
 
 # Words that are the same in both languages: codes and the product's name.
-_SAME_IN_BOTH = {"docintake", "IBAN", "BIC", "SHA"}
+_SAME_IN_BOTH = {"docintake", "IBAN", "BIC", "SHA", "UTC"}
 _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
 _TAG = re.compile(r"<[^>]*>")
 _ATTRIBUTE = re.compile(r'[\w-]+="[^"]*"')  # outside a tag in a macro that writes attributes
