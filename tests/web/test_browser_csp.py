@@ -3,6 +3,8 @@ break no rule of the policy, and no other site can frame them."""
 
 from __future__ import annotations
 
+import time
+
 from playwright.sync_api import ConsoleMessage, Page
 
 from tests.web.conftest import LiveServer
@@ -53,4 +55,9 @@ def test_no_other_site_can_frame_a_page(page: Page, live: LiveServer) -> None:
     page.wait_for_load_state("load")
     api, web = page.frames[1:]
     assert api.url == frames[0]
-    assert web.url.startswith("chrome-error:") and web.locator("form").count() == 0
+    # The refused frame turns into Chromium's error page a moment after the load event.
+    deadline = time.monotonic() + 10
+    while not web.url.startswith("chrome-error:") and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert web.url.startswith("chrome-error:"), web.url
+    assert web.locator("form").count() == 0
