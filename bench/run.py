@@ -18,6 +18,7 @@ from bench import (
     pdf_bench,
     pipeline,
     result_pages,
+    throughput,
     webapp,
 )
 
@@ -29,6 +30,8 @@ BENCHMARKS: dict[str, Callable[[], dict[str, Any]]] = {
     "bombs": bombs.run,
     "intake": intake.run,
     "pipeline": pipeline.run,
+    # Issue 13's targets 1-5, each next to its floor, on both modes.
+    "throughput": throughput.run,
     "webapp": webapp.run,
     "result_pages": result_pages.run,
     "export": export.run,

@@ -1,0 +1,65 @@
+"""The throughput benchmark's own parts (bench/throughput*.py, bench/stack_cpu.py): its
+document variants and its CPU accounting. The whole benchmark on a real stack, with
+small numbers: `python -m bench.throughput --fast`."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from bench.stack_cpu import CpuMeter
+from bench.throughput_docs import Floor, originals, variants
+from processors.base import CompanyProfile, DocumentType, ProcessingContext, ProcessingError
+from processors.pipeline import read_document
+
+CONTEXT = ProcessingContext(DocumentType.AUTO, "x", CompanyProfile("Bench GmbH"))
+
+
+def _outcome(data: bytes) -> str:
+    try:
+        return read_document(data, CONTEXT).result_type.value
+    except ProcessingError as error:
+        return error.code.value
+
+
+def test_variants_differ_in_bytes_and_read_as_their_originals() -> None:
+    files = originals(12)
+    assert len({data for _, data in files}) == 12
+    for number in (1, 7):
+        for (name, data), (variant_name, variant) in zip(
+            files, variants(files, number), strict=True
+        ):
+            assert variant != data and variant_name != name
+            assert _outcome(variant) == _outcome(data), name
+
+
+def test_the_floor_is_per_document_and_over_the_cores() -> None:
+    files = originals(3)
+    floor = Floor.measure(files, files)
+    assert set(floor.cpu_seconds) == {name for name, _ in files}
+    assert floor.seconds(files) > 0 and floor.per_second(files) > 0
+
+
+BURN = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3: pass\n"
+# Waits for a line, runs a child that burns 0.3 s of CPU and ends (reaped), waits again.
+PARENT = (
+    "import subprocess, sys\ninput()\n"
+    f"subprocess.run([sys.executable, '-c', {BURN!r}])\n"
+    "print('done', flush=True)\ninput()\n"
+)
+
+
+def test_the_meter_counts_processes_that_ended_during_the_measurement() -> None:
+    with subprocess.Popen(
+        [sys.executable, "-c", PARENT], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    ) as parent:
+        assert parent.stdin is not None and parent.stdout is not None
+        meter = CpuMeter(lambda: {"parent": [parent.pid]})
+        meter.start()
+        parent.stdin.write("go\n")
+        parent.stdin.flush()
+        assert parent.stdout.readline().strip() == "done"
+        spent = meter.stop()
+        parent.stdin.write("end\n")
+        parent.stdin.flush()
+    assert spent["parent"] >= 0.29
