@@ -35,6 +35,15 @@ from storage.repositories.web_results import NotRetryable, ResultLocked
 router = APIRouter(prefix="/app", include_in_schema=False)
 
 DOWNLOAD_CHUNK = 256 * 1024
+# The refusals of storage/repositories/web_results.py the pages show. Their details are
+# English (the API shares them); listed here, they are in the catalog, and the error
+# page shows them in the page's language. tests/web/test_translations.py checks that
+# storage still raises each of them word for word.
+STORAGE_REFUSALS = (
+    N_("Only uploads that failed with processing_failed can be retried."),
+    N_("The batch is still being read; retry once it has finished."),
+    N_("The statement has confirmed transactions; confirmed transactions are locked."),
+)
 
 
 # --- the upload page and retry ---------------------------------------------------------

@@ -12,7 +12,9 @@ from babel.messages.catalog import Catalog, Message
 
 from api.web.i18n import catalog_path, translate, translations
 from api.web.render import TEMPLATE_DIR
+from api.web.results import STORAGE_REFUSALS
 from scripts.update_translations import extract, po_text, read_catalog, updated
+from storage.repositories import web_results
 
 
 @pytest.fixture(scope="module")
@@ -104,3 +106,9 @@ def test_templates_show_no_text_outside_gettext(template_file: Path) -> None:
 
 def test_the_template_check_finds_text_outside_gettext() -> None:
     assert _untranslated_words('<p title="Hello">Total {{ _("Sum") }}</p>') == ["Hello", "Total"]
+
+
+def test_the_storage_refusals_the_pages_translate_are_still_raised() -> None:
+    source = Path(web_results.__file__).read_text()
+    for detail in STORAGE_REFUSALS:
+        assert f'"{detail}"' in source, detail
