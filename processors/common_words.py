@@ -95,4 +95,6 @@ los las del una por con para que son como sus esta este factura importe fecha cu
 gli della delle degli dei per con che sono una non questo questa fattura importo
 """
 
+GERMAN_WORDS = frozenset(_GERMAN.split())
+ENGLISH_WORDS = frozenset(_ENGLISH.split())
 COMMON_WORDS = frozenset((_GERMAN + _ENGLISH + _NEIGHBOURS).split())

@@ -26,12 +26,16 @@ import subprocess
 from dataclasses import dataclass
 from functools import lru_cache
 
+from processors.common_words import ENGLISH_WORDS, GERMAN_WORDS
 from processors.ocr_iban import repair_ibans
 from processors.ocr_legal_forms import repair_legal_forms
-from processors.text_quality import token_verdict
+from processors.text_quality import fold, token_verdict
 
 DEFAULT_COMMAND = "tesseract"
 LANGUAGES = ("deu", "eng")
+GERMAN_ONLY = ("deu",)
+"""A German page is read again with the German model alone (`reading_languages`)."""
+MIN_LANGUAGE_WORDS = 5
 PAGE_TIMEOUT_SECONDS = 120.0
 """A safety net for use outside the worker; the worker's per-document limit comes first."""
 PAGE_SEGMENTATION = 3
@@ -100,10 +104,15 @@ def _probe(command: str) -> str | None:
     return None
 
 
-def recognise(image: bytes, command: str = DEFAULT_COMMAND, dpi: int | None = None) -> OcrPage:
+def recognise(
+    image: bytes,
+    command: str = DEFAULT_COMMAND,
+    dpi: int | None = None,
+    languages: tuple[str, ...] = LANGUAGES,
+) -> OcrPage:
     """Words of one page image (PNG, PNM, TIFF, JPEG: what Tesseract reads). Raises
     `OcrUnavailable` when the command is missing, `OcrFailed` when Tesseract fails."""
-    arguments = [command, "stdin", "stdout", "-l", "+".join(LANGUAGES)]
+    arguments = [command, "stdin", "stdout", "-l", "+".join(languages)]
     arguments += ["--psm", str(PAGE_SEGMENTATION)]
     if dpi is not None:
         arguments += ["--dpi", str(dpi)]
@@ -142,6 +151,17 @@ def parse_tsv(tsv: str) -> tuple[OcrWord, ...]:
         left, top, width, height = (int(cell) for cell in cells[6:10])
         words.append(OcrWord(text, confidence, left, top, width, height, (block, paragraph, line)))
     return tuple(words)
+
+
+def reading_languages(words: tuple[OcrWord, ...]) -> tuple[str, ...]:
+    """`GERMAN_ONLY` for a page whose words (read with both models) are more German than
+    English, else both models. With both, Tesseract takes each word from the model that
+    is surer of it, and the English one, which has no umlauts, wins many German words
+    with them: `März` comes out `Marz`, `Überweisung` `Uberweisung`."""
+    folded = [fold(word.text.strip(".,:;()")) for word in words]
+    german = sum(word in GERMAN_WORDS for word in folded)
+    english = sum(word in ENGLISH_WORDS for word in folded)
+    return GERMAN_ONLY if german >= MIN_LANGUAGE_WORDS and german > english else LANGUAGES
 
 
 def repaired(text: str) -> str:

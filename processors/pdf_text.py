@@ -37,12 +37,14 @@ from PIL import Image, ImageFilter
 
 from processors.base import FailureCode, FileKind, ProcessingError
 from processors.ocr import (
+    LANGUAGES,
     OcrFailed,
     OcrPage,
     OcrUnavailable,
     OcrWord,
     mean_confidence,
     ocr_available,
+    reading_languages,
     recognise,
     recognised_rate,
 )
@@ -236,12 +238,15 @@ def _render(page: pdfium.PdfPage) -> Image.Image | None:
 
 
 def _recognise(image: Image.Image, command: str) -> OcrPage:
+    """Read with German and English models; a middling reading again after the median
+    filter, and a German page again with the German model alone (docs/ocr.md)."""
     image = deskew(image)
-    first = _run(image, command)
-    if not RETRY_CONFIDENCE[0] <= mean_confidence(first.words) < RETRY_CONFIDENCE[1]:
-        return first
-    second = _run(image.filter(ImageFilter.MedianFilter(DESPECKLE_SIZE)), command)
-    return max(first, second, key=_reading_score)
+    first = _run(image, command, LANGUAGES)
+    languages = reading_languages(first.words)
+    if RETRY_CONFIDENCE[0] <= mean_confidence(first.words) < RETRY_CONFIDENCE[1]:
+        filtered = image.filter(ImageFilter.MedianFilter(DESPECKLE_SIZE))
+        return max(first, _run(filtered, command, languages), key=_reading_score)
+    return first if languages == LANGUAGES else _run(image, command, languages)
 
 
 def deskew(image: Image.Image) -> Image.Image:
@@ -273,14 +278,14 @@ def _reading_score(page: OcrPage) -> int:
     return recognised - (len(page.words) - recognised)
 
 
-def _run(image: Image.Image, command: str) -> OcrPage:
+def _run(image: Image.Image, command: str, languages: tuple[str, ...]) -> OcrPage:
     missing = ocr_available(command)
     if missing is not None:
         raise _not_installed(command, missing)
     buffer = io.BytesIO()
     image.save(buffer, format="PPM")
     try:
-        return recognise(buffer.getvalue(), command, dpi=OCR_DPI)
+        return recognise(buffer.getvalue(), command, dpi=OCR_DPI, languages=languages)
     except OcrUnavailable as error:
         raise _not_installed(command, str(error)) from error
     except OcrFailed as error:

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from processors.ocr import repaired
+from processors.ocr import LANGUAGES, OcrWord, reading_languages, repaired
 from processors.ocr_iban import AS_DIGIT, BBAN_FORMATS, repair_ibans
 from processors.ocr_legal_forms import repair_legal_forms
 from processors.text_values import IBAN_LENGTHS, iban_valid
@@ -157,3 +157,21 @@ def test_other_words_are_left_alone(text: str) -> None:
 def test_repaired_text_keeps_its_lines() -> None:
     text = "Amazon EU S.a.r.I.\n\nIBAN NLO2 ARRT 5717 1918 34\n   12,00"
     assert repaired(text) == "Amazon EU S.a.r.l.\n\nIBAN NL02 ARRT 5717 1918 34\n   12,00"
+
+
+def _words(text: str) -> tuple[OcrWord, ...]:
+    return tuple(OcrWord(word, 95.0, 0, 0, 10, 10, (1, 1, 1)) for word in text.split())
+
+
+@pytest.mark.parametrize(
+    ("text", "languages"),
+    [
+        ("Kontoauszug Nr. 3 Überweisung Miete Marz für die Wohnung bitte zahlen", ("deu",)),
+        ("Statement of account: payment for the rent, please pay by the date", LANGUAGES),
+        ("Rechnung Nr. 12 Betrag", LANGUAGES),  # too few words to judge
+    ],
+)
+def test_a_german_page_is_read_with_the_german_model_alone(
+    text: str, languages: tuple[str, ...]
+) -> None:
+    assert reading_languages(_words(text)) == languages
