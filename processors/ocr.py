@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from processors.common_words import ENGLISH_WORDS, GERMAN_WORDS
+from processors.ocr_bic import repair_bics
 from processors.ocr_iban import repair_ibans
 from processors.ocr_legal_forms import repair_legal_forms
 from processors.text_quality import fold, token_verdict
@@ -166,8 +167,13 @@ def reading_languages(words: tuple[OcrWord, ...]) -> tuple[str, ...]:
 
 def repaired(text: str) -> str:
     """The text with what OCR misreads in known shapes put right: IBANs by their checksum
-    (`processors/ocr_iban.py`), company legal forms (`processors/ocr_legal_forms.py`)."""
-    return "\n".join(repair_legal_forms(repair_ibans(line)) for line in text.split("\n"))
+    (`processors/ocr_iban.py`), labelled BICs by their shape (`ocr_bic.py`), company
+    legal forms (`ocr_legal_forms.py`)."""
+    return "\n".join(_repaired_line(line) for line in text.split("\n"))
+
+
+def _repaired_line(line: str) -> str:
+    return repair_legal_forms(repair_bics(repair_ibans(line)))
 
 
 def mean_confidence(words: tuple[OcrWord, ...] | list[OcrWord]) -> float:

@@ -9,6 +9,7 @@ import re
 import pytest
 
 from processors.ocr import LANGUAGES, OcrWord, reading_languages, repaired
+from processors.ocr_bic import repair_bics
 from processors.ocr_iban import AS_DIGIT, BBAN_FORMATS, repair_ibans
 from processors.ocr_legal_forms import repair_legal_forms
 from processors.text_values import IBAN_LENGTHS, iban_valid
@@ -175,3 +176,19 @@ def test_a_german_page_is_read_with_the_german_model_alone(
     text: str, languages: tuple[str, ...]
 ) -> None:
     assert reading_languages(_words(text)) == languages
+
+
+@pytest.mark.parametrize(
+    ("read", "right"),
+    [
+        ("BIC: C0BADEFFXXX", "BIC: COBADEFFXXX"),
+        ("SWIFT-BIC 8YLADEM1001", "SWIFT-BIC BYLADEM1001"),
+        ("BIC 1NGDDEFF", "BIC INGDDEFF"),
+        ("BIC: NWBKGB2L", "BIC: NWBKGB2L"),  # a digit in the location is valid
+        ("BIC: C0BAXXFF", "BIC: C0BAXXFF"),  # no such country
+        ("SWIFT transfer", "SWIFT transfer"),
+        ("Code C0BADEFF", "Code C0BADEFF"),  # no label
+    ],
+)
+def test_labelled_bics_with_digits_for_letters_are_put_right(read: str, right: str) -> None:
+    assert repair_bics(read) == right
