@@ -7,7 +7,6 @@ and from the embedded-files name tree. Well-known attachment names win, in the o
 
 from __future__ import annotations
 
-import io
 import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -17,7 +16,7 @@ from pypdf.errors import LimitReachedError, PdfReadError
 from pypdf.generic import DictionaryObject, EmbeddedFile, StreamObject
 
 from processors.einvoice.profiles import ROOTS
-from processors.pdf import unlock_without_password
+from processors.pdf import parsed_pdf, unlock_without_password
 from processors.pdf_limits import MAX_ATTACHMENT_BYTES, OverLimit, apply_pdf_limits, decoded_data
 from processors.xmlsafe import MAX_XML_BYTES, peek_root
 
@@ -72,7 +71,7 @@ def find_embedded_invoice(pdf: bytes) -> EmbeddedXml | None:
 def _open(pdf: bytes) -> PdfReader:
     apply_pdf_limits()
     try:
-        reader = PdfReader(io.BytesIO(pdf), strict=False)
+        reader = parsed_pdf(pdf)  # the text reader reuses it when this PDF has no e-invoice
         unlock_without_password(reader, pdf)
         return reader
     except LimitReachedError as exc:
