@@ -80,9 +80,10 @@ class _Request:
 class _Slot:
     """One reading process, started on demand and replaced when it dies."""
 
-    def __init__(self, limits: ReaderLimits, niceness: int) -> None:
+    def __init__(self, limits: ReaderLimits, niceness: int, compile_rules: bool) -> None:
         self.limits = limits
         self.niceness = niceness
+        self.compile_rules = compile_rules
         self.process: BaseProcess | None = None
         self.conn: Connection | None = None
         # Warm-up, the slot's own thread and shutdown may all start or stop the process.
@@ -99,7 +100,9 @@ class _Slot:
         context = multiprocessing.get_context("forkserver")
         mine, theirs = context.Pipe()
         process = context.Process(
-            target=serve, args=(theirs, self.limits, self.niceness), daemon=True
+            target=serve,
+            args=(theirs, self.limits, self.niceness, self.compile_rules),
+            daemon=True,
         )
         process.start()
         theirs.close()
@@ -169,13 +172,16 @@ class DocumentExecutor:
         time_limit: float = 60.0,
         limits: ReaderLimits | None = None,
         niceness: int = READER_NICENESS,
+        compile_rules: bool = True,
     ) -> None:
+        """`compile_rules=False`: a reading process compiles each validation artefact on
+        first use instead of all of them when it starts (settings: reader_warm_up)."""
         self.processes = processes or os.cpu_count() or 1
         self.limits = limits or ReaderLimits(
             time_limit=time_limit, cpu_seconds=time_limit + HARD_LIMIT_GRACE_SECONDS
         )
         self._queue: FairQueue[_Request] = FairQueue()
-        self._slots = [_Slot(self.limits, niceness) for _ in range(self.processes)]
+        self._slots = [_Slot(self.limits, niceness, compile_rules) for _ in range(self.processes)]
         self._threads = [
             threading.Thread(target=self._serve, args=(slot,), name=f"reader-{n}", daemon=True)
             for n, slot in enumerate(self._slots)

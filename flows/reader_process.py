@@ -76,22 +76,26 @@ def _on_alarm(_signum: int, _frame: FrameType | None) -> None:
     raise DocumentTimeLimit
 
 
-def warm_up() -> None:
+def warm_up(compile_rules: bool = True) -> None:
     """Compile every validation artefact once per process, not on the first document of
-    its kind (a schema or stylesheet takes 0.1-1 s to compile)."""
+    its kind (a schema or stylesheet takes 0.1-1 s to compile; all of them about 8 s of
+    CPU). Without `compile_rules` only Saxon starts, and each artefact is compiled on
+    first use, inside the process's memory limit."""
     signal.signal(signal.SIGALRM, _on_alarm)
     try:
         from processors.einvoice import rules
         from processors.einvoice.profiles import every_artefact
         from processors.sepa import compile_schemas
 
-        for name in every_artefact():
-            path = rules.artefact(name)
-            if path.suffix == ".xsd":
-                rules.xml_schema(path)
-            else:
-                rules.stylesheet(path)
-        compile_schemas()
+        rules.start_saxon()
+        if compile_rules:
+            for name in every_artefact():
+                path = rules.artefact(name)
+                if path.suffix == ".xsd":
+                    rules.xml_schema(path)
+                else:
+                    rules.stylesheet(path)
+            compile_schemas()
     except Exception as exc:  # the rules may be absent; documents will say so
         log.warning("validation rules not warmed up: %s", exc)
     # What warm-up made lives as long as the process: keep it out of every later
@@ -228,12 +232,12 @@ def cpu_message(limits: ReaderLimits) -> str:
     return f"Reading the document used more than {limits.cpu_seconds:g} s of CPU time."
 
 
-def serve(conn: Connection, limits: ReaderLimits, niceness: int) -> None:
+def serve(conn: Connection, limits: ReaderLimits, niceness: int, compile_rules: bool) -> None:
     """A reading process's life: warm up, limit itself, then answer requests until the
     pipe closes. A request is a picklable callable and its arguments; an answer is what
     it returned and whether this process retires after it."""
     os.nice(niceness)
-    warm_up()
+    warm_up(compile_rules)
     limit_memory(limits.memory_bytes)
     conn.send(READY)
     while True:

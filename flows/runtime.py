@@ -26,7 +26,11 @@ def build_env(settings: Settings, processes: int | None = None) -> WorkerEnv:
         cpu_seconds=settings.reader_cpu_seconds,
         memory_bytes=settings.reader_memory_mib * 1024 * 1024,
     )
-    executor = DocumentExecutor(processes or settings.worker_processes or None, limits=limits)
+    executor = DocumentExecutor(
+        processes or settings.worker_processes or None,
+        limits=limits,
+        compile_rules=settings.reader_warm_up,
+    )
     return WorkerEnv(
         settings=settings,
         db=Database(make_engine(settings.effective_database_url)),

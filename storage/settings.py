@@ -61,6 +61,10 @@ class Settings(BaseSettings):
     # (RLIMIT_CPU). A document over either fails alone, `processing_failed`.
     reader_memory_mib: int = Field(default=1536, ge=128)
     reader_cpu_seconds: float = Field(default=60.0, gt=0)
+    # A new reading process compiles every validation artefact before its first document
+    # (about 8 s of CPU), so no document waits for a compile; false compiles each one on
+    # first use instead (quicker starts: the tests, small machines).
+    reader_warm_up: bool = True
     lease_seconds: float = Field(default=30.0, gt=1)
 
     # Status tables (storage/tables, docs/tables.md). Each export re-reads what changed

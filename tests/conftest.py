@@ -27,6 +27,10 @@ from tests.support.databases import migrated_postgres, migrated_sqlite, postgres
 from tests.support.seaweed import SeaweedServer, start_seaweed
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
+# Reading processes started by the tests, here and in the workers they start, compile each
+# validation artefact on first use: all of them at every start cost about 8 s of CPU.
+# The memory- and time-limit tests of tests/flows start theirs with the production warm-up.
+os.environ["DOCINTAKE_READER_WARM_UP"] = "false"
 
 pytest_plugins = ("tests.support.pipeline",)
 

@@ -90,6 +90,12 @@ def _compile_schema(path: Path) -> etree.XMLSchema:
 _ALLOWED_PROTOCOLS = "http://saxon.sf.net/feature/allowedProtocols"
 
 
+def start_saxon() -> None:
+    """Start Saxon now: it reserves its address space when it starts, which a process
+    that is about to limit its own address space must do first."""
+    _processor()
+
+
 def _processor() -> saxonche.PySaxonProcessor:
     with _saxon_lock:
         if not _saxon:

@@ -8,6 +8,7 @@ import signal
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 
@@ -41,7 +42,7 @@ def nap(seconds: float) -> str:
 
 @pytest.fixture(scope="module")
 def readers() -> Iterator[DocumentExecutor]:
-    executor = DocumentExecutor(processes=2, limits=LIMITS)
+    executor = DocumentExecutor(processes=2, limits=LIMITS, compile_rules=False)
     executor.warm_up()
     yield executor
     executor.shutdown()
@@ -71,6 +72,16 @@ def test_cpu_past_the_limit_ends_the_process_by_the_kernel(readers: DocumentExec
     # SIGXCPU from the kernel, not the wall-clock limit ("took longer than").
     with pytest.raises(OverLimit, match="2 s of CPU"):
         readers.submit("a", spin).result()
+
+
+def test_without_warm_up_each_rule_is_compiled_on_first_use_inside_the_limits(
+    readers: DocumentExecutor,
+) -> None:
+    name, invoice = corpus_file("invalid_e_invoice", ".xml")
+    outcome = readers.read(invoice, replace(CONTEXT, file_name=name))
+    assert outcome.failure_code == "invalid_e_invoice", outcome
+    name, invoice = corpus_file("accept", ".xml")
+    assert readers.read(invoice, replace(CONTEXT, file_name=name)).result_type == "invoice"
 
 
 def test_a_document_over_the_memory_limit_fails_processing_failed() -> None:

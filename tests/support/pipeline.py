@@ -40,7 +40,7 @@ def prefect_server() -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def executor() -> Iterator[DocumentExecutor]:
-    pool = DocumentExecutor(processes=2, time_limit=20.0)
+    pool = DocumentExecutor(processes=2, time_limit=20.0, compile_rules=False)
     pool.warm_up()
     yield pool
     pool.shutdown()

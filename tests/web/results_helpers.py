@@ -29,9 +29,8 @@ READ_TIME_LIMIT = 30.0
 
 @cache
 def reading_pool() -> DocumentExecutor:
-    """One reading process for the whole test session (it compiles the validation
-    rules once, a few seconds)."""
-    pool = DocumentExecutor(processes=1, time_limit=READ_TIME_LIMIT)
+    """One reading process for the whole test session."""
+    pool = DocumentExecutor(processes=1, time_limit=READ_TIME_LIMIT, compile_rules=False)
     pool.warm_up()
     atexit.register(pool.shutdown)
     return pool
