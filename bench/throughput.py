@@ -30,8 +30,9 @@ import json
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,7 @@ from bench.throughput_phases import (
     idle_cpu_per_second,
     load_average,
     polling,
+    prefect_events,
     singles,
     sustained,
 )
@@ -131,7 +133,9 @@ def _roots(stack: Stack, postgres: PostgresCluster | None) -> dict[str, list[int
     return roots
 
 
-def run_mode(mode: str, sizes: Sizes, documents: Documents, floor: Floor) -> dict[str, Any]:
+def run_mode(
+    mode: str, sizes: Sizes, documents: Documents, floor: Floor, sustained_only: bool = False
+) -> dict[str, Any]:
     with ExitStack() as exits:
         work = Path(
             exits.enter_context(tempfile.TemporaryDirectory(prefix=f"docintake-tp-{mode}-"))
@@ -144,8 +148,7 @@ def run_mode(mode: str, sizes: Sizes, documents: Documents, floor: Floor) -> dic
         started = time.time()
         cold = bench_cold_start(stack)
         idle_cpu = idle_cpu_per_second(meter, sizes.idle_seconds)
-        idle, finished = idle_batches(stack, url, documents.originals, floor, sizes.idle_batches)
-        return {
+        result: dict[str, Any] = {
             "mode": mode,
             "database": "sqlite" if postgres is None else "postgres (own cluster)",
             "prefect_server_database": "sqlite" if postgres is None else "postgres",
@@ -153,20 +156,43 @@ def run_mode(mode: str, sizes: Sizes, documents: Documents, floor: Floor) -> dic
             "reading_processes": CORES,
             "cold_start": cold,
             "idle_stack_cpu_s_per_s": idle_cpu,
-            "target_3_idle_batch": idle,
-            "targets_1_2_sustained": sustained(stack, url, documents.batches, floor, meter),
-            "target_4_singles": singles(stack, url, documents.singles, documents.paced, floor),
-            "target_5_polling": polling(
+        }
+        phases: dict[str, Callable[[], Any]] = {
+            "target_3_idle_batch": lambda: idle_batches(
+                stack, url, documents.originals, floor, sizes.idle_batches
+            ),
+            "targets_1_2_sustained": lambda: sustained(stack, url, documents.batches, floor, meter),
+            "target_4_singles": lambda: singles(
+                stack, url, documents.singles, documents.paced, floor
+            ),
+            "target_5_polling": lambda: polling(
                 stack, finished, documents.polling_load, sizes.poll_rate, sizes.poll_seconds
             ),
-            "seconds": round(time.time() - started, 1),
         }
+        finished: tuple[str, str] = ("", "")
+        for name, phase in phases.items():
+            if sustained_only and name != "targets_1_2_sustained":
+                continue
+            try:
+                result[name] = phase()
+            except Exception as error:  # the other phases still run and report
+                result[name] = {"error": f"{type(error).__name__}: {error}"[:2000]}
+            if name == "target_3_idle_batch" and "error" not in result[name]:
+                result[name], finished = result[name]
+        try:
+            result["prefect_events"] = prefect_events(work, prefect_url)
+        except Exception as error:  # a Prefect schema of another version
+            result["prefect_events"] = {"error": str(error)[:500]}
+        result["seconds"] = round(time.time() - started, 1)
+        return result
 
 
 def summary(mode: dict[str, Any]) -> dict[str, Any]:
     """Each target's measured value, its floor or limit, and whether it is met."""
     tp, idle = mode["targets_1_2_sustained"], mode["target_3_idle_batch"]
     single, poll = mode["target_4_singles"], mode["target_5_polling"]
+    if any("error" in phase for phase in (tp, idle, single, poll)):
+        return {"error": "a phase failed; see its entry"}
     rows = {
         "1_sustained_fraction_of_floor": (tp["fraction_of_floor"], 0.85, ">="),
         "2_stack_cpu_per_processors_cpu": (tp["cpu"]["stack_per_processors_cpu"], 1.2, "<="),
@@ -187,8 +213,14 @@ def summary(mode: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def run(fast: bool = False, modes: tuple[str, ...] = MODES) -> dict[str, Any]:
+def run(
+    fast: bool = False, modes: tuple[str, ...] = MODES, sustained_batches: int = 0
+) -> dict[str, Any]:
+    """All targets on every mode; `sustained_batches`: only targets 1 and 2, with that
+    many batches (to compare the CPU per document before and after a change)."""
     sizes = FAST if fast else Sizes()
+    if sustained_batches:
+        sizes = replace(sizes, batches=sustained_batches, singles=0, paced_singles=0)
     documents = Documents.of(sizes)
     load = load_average()
     started = time.process_time()
@@ -207,8 +239,9 @@ def run(fast: bool = False, modes: tuple[str, ...] = MODES) -> dict[str, Any]:
     }
     results: dict[str, Any] = {"fast": fast, "sizes": sizes.__dict__, "floor": floor_info}
     for mode in modes:
-        measured = run_mode(mode, sizes, documents, floor)
-        results[mode] = {"targets": summary(measured), **measured}
+        measured = run_mode(mode, sizes, documents, floor, bool(sustained_batches))
+        targets = {} if sustained_batches else summary(measured)
+        results[mode] = {"targets": targets, **measured}
     return results
 
 
@@ -216,8 +249,11 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.throughput")
     parser.add_argument("--fast", action="store_true", help="small numbers, a smoke test")
     parser.add_argument("--mode", choices=MODES, action="append")
+    parser.add_argument(
+        "--sustained-only", type=int, default=0, metavar="BATCHES", help="targets 1 and 2 only"
+    )
     args = parser.parse_args(argv)
-    result = run(args.fast, tuple(args.mode or MODES))
+    result = run(args.fast, tuple(args.mode or MODES), args.sustained_only)
     print(json.dumps(result, indent=2))
     return 0
 

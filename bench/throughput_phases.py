@@ -46,6 +46,17 @@ def _terminal_at(url: str, batch_id: str) -> float:
     return _unix_time(value)
 
 
+def prefect_events(work: Path, prefect_url: str | None) -> dict[str, int]:
+    """Events the Prefect server stored during the run, by name, most first: each is
+    writes and trigger evaluations in the server."""
+    if prefect_url is None:
+        url = f"sqlite:///{work / 'prefect' / 'prefect.db'}"
+    else:
+        url = prefect_url.replace("+asyncpg", "+psycopg")
+    query = "SELECT event, count(*) FROM events GROUP BY event ORDER BY count(*) DESC"
+    return {str(name): int(count) for name, count in _rows(url, query, {})}
+
+
 def load_average() -> float:
     return round(os.getloadavg()[0], 2)
 
@@ -85,10 +96,9 @@ def company_keys(stack: Stack, label: str, count: int) -> list[str]:
     return [stack.company_key(f"{label}-{n}") for n in range(count)]
 
 
-def post_batches(stack: Stack, keys: list[str], batches: list[list[Document]]) -> list[str]:
-    """Every batch at once, the n-th for the n-th key's company: the batch ids."""
-    archives = [zip_files(batch) for batch in batches]
-    with ThreadPoolExecutor(len(batches)) as pool:
+def post_batches(stack: Stack, keys: list[str], archives: list[bytes]) -> list[str]:
+    """Every archive at once, the n-th for the n-th key's company: the batch ids."""
+    with ThreadPoolExecutor(len(archives)) as pool:
         pairs = zip(keys, archives, strict=True)
         return list(pool.map(lambda pair: _post_batch(stack, *pair), pairs))
 
@@ -109,10 +119,11 @@ def sustained(
     first POST until every batch is finished."""
     documents = [document for batch in batches for document in batch]
     keys = company_keys(stack, "sustained", len(batches))
+    archives = [zip_files(batch) for batch in batches]
     load = load_average()
     meter.start()
     posted_at = time.time()
-    ids = post_batches(stack, keys, batches)
+    ids = post_batches(stack, keys, archives)
     statuses = _wait_batches(stack, keys, ids)
     spent = meter.stop()
     elapsed = max(_terminal_at(url, batch_id) for batch_id in ids) - posted_at
@@ -203,8 +214,9 @@ def _send_singles(
     Returns the wall time of the first send."""
     folder.mkdir(parents=True)
     paths = []
-    for name, data in documents:
-        (path := folder / name).write_bytes(data)
+    for index, (name, data) in enumerate(documents):
+        # curl's form syntax breaks on `;` and `,` in a path: a safe name, same suffix.
+        (path := folder / f"{index:04d}{Path(name).suffix}").write_bytes(data)
         paths.append(path)
     url = stack.api_url + "/v1/uploads"
     commands = []
@@ -287,7 +299,7 @@ def polling(
     with _client(stack, key) as client:
         uploads = client.get(f"/v1/uploads/batches/{batch_id}").json()["uploads"]
     keys = company_keys(stack, "polling-load", len(load_batches))
-    ids = post_batches(stack, keys, load_batches)
+    ids = post_batches(stack, keys, [zip_files(batch) for batch in load_batches])
     time.sleep(1.0)
     load = load_average()
     upload_url = f"{stack.api_url}/v1/uploads/{uploads[0]['id']}"
