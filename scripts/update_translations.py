@@ -61,6 +61,7 @@ def updated(catalog: Catalog, template: Catalog) -> Catalog:
     catalog.creation_date = created
     catalog.header_comment = HEADER
     catalog.project, catalog.version = "docintake", "0.1"
+    catalog.msgid_bugs_address = catalog.last_translator = catalog.language_team = "docintake"
     return catalog
 
 
