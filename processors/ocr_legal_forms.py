@@ -2,10 +2,12 @@
 
 Legal forms are a small closed vocabulary printed after most company names, and their
 short, dotted spellings are what OCR gets wrong most in names: a lower-case l read as a
-capital I or a 1, a dot read as a colon, `rn` for `m`. A word after another word on the
-line that is no legal form, but reads as exactly one of them once these confusions are
-folded together, is replaced by it. Case is never changed (`GMBH` and `SARL` are printed
-that way), and a word that is a legal form in any case stays as it is.
+capital I or a 1, a dot read as a colon, `rn` for `m`, a thin l or i lost between dots
+(`S.a.r..`). A word after another word on the line that is no legal form, but reads as
+exactly one of them once these confusions are folded together (or, in a word of
+`MIN_LOST_LETTER_LENGTH` characters or more, with one thin letter lost), is replaced by
+it. Case is never changed (`GMBH` and `SARL` are printed that way), and a word that is a
+legal form in any case stays as it is.
 """
 
 from __future__ import annotations
@@ -31,6 +33,9 @@ LEGAL_FORMS = (
     # Nordic
     "AB", "A/S", "ApS", "ASA", "Oy", "Oyj",
 )  # fmt: skip
+MIN_LOST_LETTER_LENGTH = 5
+"""Shorter words with a letter lost are too often other words (`Sr` is no `Srl`)."""
+_THIN = "liI"
 _CONFUSED = str.maketrans({"I": "l", "1": "l", "|": "l", "0": "O", ":": ".", ",": ".", ";": "."})
 _WORD = re.compile(r"\S+")
 _TRAILING = re.compile(r"[,;:)]+$")
@@ -48,7 +53,22 @@ def _by_folding() -> dict[str, str]:
     return {folded: forms.pop() for folded, forms in spellings.items() if len(forms) == 1}
 
 
+def _by_lost_letter(taken: set[str]) -> dict[str, str]:
+    spellings: dict[str, set[str]] = defaultdict(set)
+    for form in LEGAL_FORMS:
+        for index, char in enumerate(form):
+            shorter = form[:index] + form[index + 1 :]
+            if char in _THIN and len(shorter) >= MIN_LOST_LETTER_LENGTH:
+                spellings[_folded(shorter)].add(form)
+    return {
+        folded: forms.pop()
+        for folded, forms in spellings.items()
+        if len(forms) == 1 and folded not in taken
+    }
+
+
 _BY_FOLDING = _by_folding()
+_BY_LOST_LETTER = _by_lost_letter(set(_BY_FOLDING))
 _KNOWN = {form.lower() for form in LEGAL_FORMS}
 
 
@@ -64,5 +84,6 @@ def _repaired(line: str, match: re.Match[str]) -> str:
     body = _TRAILING.sub("", word)
     if not body or body.lower() in _KNOWN:
         return word
-    form = _BY_FOLDING.get(_folded(body))
+    folded = _folded(body)
+    form = _BY_FOLDING.get(folded) or _BY_LOST_LETTER.get(folded)
     return word if form is None else form + word[len(body) :]

@@ -133,6 +133,9 @@ def test_never_a_wrong_iban_from_one_misread_character() -> None:
         ("Green Grocers pIc, London", "Green Grocers plc, London"),
         ("Rossi Costruzioni SrI", "Rossi Costruzioni Srl"),
         ("Eneco Energie B:V.", "Eneco Energie B.V."),
+        ("Amazon EU S.a.r..", "Amazon EU S.a.r.l."),
+        ("Rossi Costruzioni S.r..", "Rossi Costruzioni S.r.l."),
+        ("Northern Energy Limted", "Northern Energy Limited"),
     ],
 )
 def test_misread_legal_forms_are_put_right(read: str, right: str) -> None:
@@ -145,6 +148,9 @@ def test_misread_legal_forms_are_put_right(read: str, right: str) -> None:
         "HARBOUR INSURANCE CO",
         "MUSTER GMBH",
         "Orange SA",
+        "John Smith Sr",
+        "Paul Smith Sr.",
+        "Offene Posten: Miete, Nebenkosten.",
         "S.a.r.I. first on its line",
         "Miete Marz Objekt Lindenstr. 4",
         "Oil and Gas I 10,00",
