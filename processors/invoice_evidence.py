@@ -24,13 +24,14 @@ import re
 from decimal import Decimal
 
 from processors.pdf_invoice_labels import TITLE
+from processors.pdf_invoice_regex import guarded
 from processors.text_values import cells, find_amounts, find_dates
 
 _I = re.IGNORECASE
 HEADING_WORDS = 6
 """A title cell of up to this many words is a heading ("Rechnung an Firma X" too)."""
 _NUMBER_AFTER = re.compile(r"\s*(?:n[°or]\.?|nummer|number|#|:)?\s*[#:]?\s*[A-Z]*[-/]?\d", _I)
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = guarded(
     r"\{\{[^{}\n]{1,60}\}\}|\$\{[^{}\n]{1,60}\}|<<[^<>\n]{1,60}>>|«[^«»\n]{1,60}»"
     r"|\[[^\[\]\d\n]{2,60}\]"
     r"|\b(?:TT|DD)[./-]MM[./-](?:JJJJ|YYYY|JJ|YY)\b|\bMM[./-]DD[./-](?:YYYY|YY)\b"

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import processors.pdf_invoice_labels as labels
+from processors.invoice_evidence import _PLACEHOLDER
 from processors.pdf_invoice_regex import guarded
 
 _GUARD = re.compile(r"\(\?=\[(?:[^\]\\]|\\.)*\]\)\(\?:(?P<pattern>.*)\)", re.DOTALL)
@@ -17,7 +18,7 @@ LABEL_PATTERNS = {
     name: value
     for name, value in [*vars(labels).items(), *enumerate(labels.ISSUE_LABELS)]
     if isinstance(value, re.Pattern)
-}
+} | {"PLACEHOLDER": _PLACEHOLDER}
 
 # The vocabulary the labels look for, and characters that fold to ASCII letters when
 # case is ignored (long s, Kelvin sign, dotted I): with digits, separators and spaces.
@@ -27,7 +28,8 @@ _PIECES = st.sampled_from(
         "Sub-Total", "MwSt", "USt", "Steuer-Nr.", "VAT", "tax", "Gesamtbetrag", "TOTAL",
         "Summe", "Fällig", "échéance", "Bill to", "GmbH", "e.K.", "DE 123 456 789",
         "EUR", "€", "19 %", "1.234,56", "2024-01-09", " ● ", " - ", "      ", "\n", ":",
-        "#", "\u017f", "\u212a", "İ", "ß", "x", "7",
+        "#", "\u017f", "\u212a", "İ", "ß", "x", "7", "[Name]", "{{nr}}", "<<Datum>>",
+        "«Firma»", "TT.MM.JJJJ", "INV-XXXX", "XXX",
     ]
 )  # fmt: skip
 _TEXTS = st.lists(_PIECES, max_size=12).map("".join)
