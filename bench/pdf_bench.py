@@ -13,7 +13,8 @@
 
 Usage: .venv/bin/python -m bench.pdf_bench (writes bench/results/pdf.json), or through
 `python -m bench.run pdf`; `--text-layer` runs only the text-layer part (writes
-bench/results/pdf_text_layer.json).
+bench/results/pdf_text_layer.json); `--instruction-rounds N` reads ten median
+documents 1 + N times for callgrind and writes nothing.
 """
 
 from __future__ import annotations
@@ -60,6 +61,19 @@ TEXT_KINDS = {
     "plain_pdf": DocumentType.AUTO,
     "bank_statement": DocumentType.BANK_STATEMENT,
 }
+INSTRUCTION_SUBSET = (
+    "MustangGnuaccountingBeispielRE-20170509_505blanko.pdf",
+    "MustangGnuaccountingBeispielRE-20170509_505PDFA3.pdf",
+    "MustangGnuaccountingBeispielRE-20190610_507blanko.pdf",
+    "MustangGnuaccountingBeispielRE-20201121_508blanko.pdf",
+    "MustangGnuaccountingBeispielRE-20201121_508blankoA3.pdf",
+    "EmptyPDFA1.pdf",
+    "AzureInterior.pdf",
+    "coolblue1.pdf",
+    "coolblue2.pdf",
+    "FlipkartInvoice.pdf",
+)
+"""The ten text-layer PDFs around the median CPU time (2026-11-26), for instruction counts."""
 SCAN_GRADES = ("g0-clean", "g3-worn")
 MULTI_PAGE_BOOKINGS = 60
 
@@ -81,13 +95,27 @@ def _timed(function: Any, *args: Any) -> tuple[float, float]:
     return (time.perf_counter() - started) * 1000, (time.process_time() - cpu) * 1000
 
 
-def text_layer() -> dict[str, Any]:
+def _text_layer_documents() -> list[tuple[str, bytes, ProcessingContext]]:
     rows = [json.loads(x) for x in (CORPUS / "manifest.jsonl").read_text().splitlines() if x]
-    documents = [
+    return [
         (row["file"], (CORPUS / row["file"]).read_bytes(), _context(TEXT_KINDS[row["expected"]]))
         for row in rows
         if row["expected"] in TEXT_KINDS
     ]
+
+
+def instruction_rounds(rounds: int) -> None:
+    """For `valgrind --tool=callgrind`, which counts instructions whatever the machine's
+    load: a warm-up round over `INSTRUCTION_SUBSET`, then `rounds` more. One round's
+    instructions are a run with 1 less a run with 0 (docs/pdf_text.md, Speed)."""
+    documents = [d for d in _text_layer_documents() if Path(d[0]).name in INSTRUCTION_SUBSET]
+    for _ in range(1 + rounds):
+        for _, data, context in documents:
+            _timed(read_document, data, context)
+
+
+def text_layer() -> dict[str, Any]:
+    documents = _text_layer_documents()
     for _, data, context in documents:  # warm-up: imports, first-use caches
         _timed_ms(read_document, data, context)
     rounds = {
@@ -202,7 +230,11 @@ def run() -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    only_text_layer = "--text-layer" in (sys.argv[1:] if argv is None else argv)
+    arguments = sys.argv[1:] if argv is None else argv
+    if arguments[:1] == ["--instruction-rounds"]:
+        instruction_rounds(int(arguments[1]))
+        return 0
+    only_text_layer = "--text-layer" in arguments
     if only_text_layer:  # the part that runs in seconds, without OCR; written apart
         result, output = {"text_layer": text_layer()}, "pdf_text_layer.json"
     else:
