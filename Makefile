@@ -29,10 +29,9 @@ install: $(STAMP)
 run: install
 	bash scripts/run-stack.sh
 
-# TEST_WORKERS=auto runs the suite in one process per core (pytest-xdist). Not the default
-# yet: in a mixed order, a worker that ran the browser tests (Playwright's sync API keeps an
-# event loop in the main thread) gets coroutines from Prefect's sync calls in later tests.
-TEST_WORKERS ?= 0
+# The suite runs in two processes per core (pytest-xdist): a test spends about half its
+# time waiting for the processes it starts. TEST_WORKERS=0 runs it in one process.
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
 PYTEST_PARALLEL = $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist worksteal)
 test: install
 	bash scripts/install-system-packages.sh $(TEST_PACKAGES)
