@@ -136,6 +136,7 @@ def site(client: TestClient, account: Account, services: Services) -> list[str]:
         f"/app/uploads/{read['invoice']['id']}",
         *(result_path(read[kind]) for kind in ("invoice", "statement", "payment_file")),
         result_path(read["document"]),
+        result_path(read["invoice"]) + "/print",
     ]
 
 
