@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 import httpx2 as httpx
 from playwright.sync_api import Page, expect
 
+from storage.repositories import users
 from tests.web.conftest import LiveServer
 from tests.web.support import Account, screenshot, seed_batch, seed_upload
 
@@ -121,6 +122,9 @@ def test_settings_save_and_switch_the_number_format(
     signed_in_page: Page, live: LiveServer, live_account: Account
 ) -> None:
     page = signed_in_page
+    with live.database.session() as session:  # no choice of their own: the company decides
+        users.set_language(session, live_account.user_id, None)
+        session.commit()
     seed_upload(
         live.database, live_account.company_id, created_at=datetime(2015, 1, 9, 8, 5, tzinfo=UTC)
     )
@@ -129,7 +133,7 @@ def test_settings_save_and_switch_the_number_format(
     page.goto("/app/settings")
     page.get_by_label("IBANs").fill("DE89 3704 0044 0532 0130 00")
     page.get_by_label("English (1,234.56 · 2015-01-09)").check()
-    page.get_by_role("button", name="Save settings").click()
+    page.get_by_role("button", name="Einstellungen speichern").click()
     expect(page.get_by_role("status")).to_contain_text("within 10 seconds")
     expect(page.get_by_label("IBANs")).to_have_value("DE89370400440532013000")
     page.goto("/app/uploads")

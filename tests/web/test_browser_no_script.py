@@ -69,7 +69,7 @@ def test_filter_retry_and_delete_without_script(
     page.get_by_role("link", name="timeout.xml").click()
     page.get_by_role("button", name="Retry").click()
     expect(page).to_have_url(re.compile(f"/app/uploads/{failed}$"))
-    expect(page.get_by_role("heading", level=1)).to_contain_text("queued")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Queued")
     assert api_upload(live, live_account, failed)["status"] == "queued"
 
     page.goto("/app/uploads")
@@ -77,7 +77,7 @@ def test_filter_retry_and_delete_without_script(
     page.get_by_text("Delete this result…").click()  # <details> opens without script
     page.get_by_role("button", name="Delete the result").click()
     expect(page).to_have_url(re.compile(f"/app/uploads/{done}$"))
-    expect(page.get_by_role("heading", level=1)).to_contain_text("deleted")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Deleted")
     screenshot(page, "no-script-deleted")
     assert api_upload(live, live_account, done)["status"] == "deleted"
 

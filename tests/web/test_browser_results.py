@@ -206,7 +206,7 @@ def test_retry_a_failed_upload_and_it_is_read_again(
     expect(page.get_by_role("link", name="Open the result")).to_be_visible()
     history = page.locator("table.history tbody tr td:nth-child(3)")
     expect(history).to_have_text(
-        ["queued", "processing", "failed", "queued", "processing", "completed"]
+        ["Queued", "Processing", "Failed", "Queued", "Processing", "Completed"]
     )
     screenshot(page, "upload-retried")
     page.get_by_role("link", name="Open the result").click()
