@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
@@ -21,7 +22,7 @@ from api.app import create_app
 from api.deps import Services
 from storage.db import Database
 from storage.objectstore import LocalDirStore, ObjectStore, S3Store
-from storage.repositories import api_keys, companies
+from storage.repositories import api_keys, companies, users
 from storage.settings import Environment, Settings
 from tests.support.databases import migrated_postgres, migrated_sqlite, postgres_reachable
 from tests.support.seaweed import SeaweedServer, start_seaweed
@@ -41,6 +42,16 @@ def postgres_available() -> bool:
     if not reachable and IN_CI:
         pytest.fail("CI must exercise Postgres, but it is not reachable")
     return reachable
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _cheap_password_hashes() -> Iterator[None]:
+    """Argon2id at its production cost takes a tenth of a second or more per hash and per
+    check, and the web tests make and log in hundreds of users; the login logic is the
+    same at the lowest cost. (Processes the tests start hash at the production cost.)"""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(users, "_hasher", PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))
+        yield
 
 
 @pytest.fixture(scope="session")
