@@ -36,6 +36,22 @@ os.environ["DOCINTAKE_READER_WARM_UP"] = "false"
 pytest_plugins = ("tests.support.pipeline",)
 
 
+# Modules whose tests wait a minute or more each for the processes they start: run first,
+# so that with several test processes (make test) none of them ends the run alone.
+SLOW_FIRST = (
+    "tests/flows/test_dispatch.py",
+    "tests/flows/test_recovery.py",
+    "tests/flows/test_isolation.py",
+    "tests/flows/test_readers.py",
+    "tests/api/test_openapi_conformance.py",
+)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: item.nodeid.split("::")[0] not in SLOW_FIRST)
+
+
 @pytest.fixture(scope="session")
 def postgres_available() -> bool:
     reachable = postgres_reachable()
