@@ -84,6 +84,9 @@ class Worker:
         return True
 
     def batch_step(self) -> bool:
+        with self.env.db.read_session() as session:
+            if not work_repo.has_claimable_batch(session, utcnow()):
+                return False
         with self.env.db.session() as session:
             batch = work_repo.claim_batch(session, self.env.owner, self.env.lease)
             claimed = (batch.id, batch.company_id, batch.document_type) if batch else None

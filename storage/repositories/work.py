@@ -171,6 +171,12 @@ def charge_batch_crash(session: Session, batch_id: uuid.UUID) -> int:
     return batch.crashes
 
 
+def has_claimable_batch(session: Session, now: datetime) -> bool:
+    """Whether a batch waits for a worker. A read: workers polling an idle queue take
+    no write lock (SQLite) and no row locks (Postgres) until there is one to claim."""
+    return session.scalars(select(Batch.id).where(_claimable(now)).limit(1)).first() is not None
+
+
 def claim_batch(session: Session, owner: str, lease: timedelta) -> Batch | None:
     """The oldest unfinished batch that nobody holds (or whose holder died), of the
     companies with the fewest batches in hand: one company's many batches take turns
@@ -248,14 +254,10 @@ def has_queued_singles(session: Session) -> bool:
 def has_waiting_work(session: Session, now: datetime) -> bool:
     """Anything a pipeline run should pick up: queued single uploads, a batch nobody holds
     (or whose holder died), or single uploads whose worker died (expired leases)."""
-    claimable_batch = select(Batch.id).where(_claimable(now))
-    orphaned_single = select(Upload.id).where(_expired(now, None))
-    if has_queued_singles(session):
+    orphaned_single = select(Upload.id).where(_expired(now, None)).limit(1)
+    if has_queued_singles(session) or has_claimable_batch(session, now):
         return True
-    return any(
-        session.scalars(statement.limit(1)).first() is not None
-        for statement in (claimable_batch, orphaned_single)
-    )
+    return session.scalars(orphaned_single).first() is not None
 
 
 def has_live_leases(session: Session, now: datetime) -> bool:
