@@ -5,10 +5,11 @@ OCR confuses characters of similar shape (O and 0, I, l and 1, S and 5, B and 8,
 which class each position holds: two country letters, two check digits, then the
 country's BBAN format (ISO 13616 registry: `n` digits, `a` letters, `c` either). So an
 IBAN-shaped run of tokens is read position by position: a confusable character in a
-digit position becomes its digit, in a letter position its letter, and in an `n`/`a`
-either position both are tried. The run is accepted only when exactly one candidate
-passes mod 97: a wrong repair passes by chance about once in 97 tries, and candidates are
-capped so that this stays rare. Countries without a known format are left alone.
+digit position becomes its digit, in a letter position its letter (a lower-case `l` may
+be I or L); in a `c` position a capital or a digit stays, and a lower-case look-alike
+may be either. The run is accepted only when exactly one candidate passes mod 97: a
+wrong repair passes by chance about once in 97 tries, and candidates are capped so that
+this stays rare. Countries without a known format are left alone.
 
 The repaired IBAN is printed as IBANs are printed (ISO 13616): in groups of four when
 the run read mostly as groups of four (paper format), else without spaces (electronic).
