@@ -26,7 +26,7 @@ import subprocess
 from dataclasses import dataclass
 from functools import lru_cache
 
-from processors.common_words import ENGLISH_WORDS, GERMAN_WORDS
+from processors.common_words import COMMON_WORDS, ENGLISH_WORDS, GERMAN_WORDS
 from processors.ocr_bic import repair_bics
 from processors.ocr_iban import repair_ibans
 from processors.ocr_legal_forms import repair_legal_forms
@@ -37,6 +37,7 @@ LANGUAGES = ("deu", "eng")
 GERMAN_ONLY = ("deu",)
 """A German page is read again with the German model alone (`reading_languages`)."""
 MIN_LANGUAGE_WORDS = 5
+_NEIGHBOUR_WORDS = COMMON_WORDS - GERMAN_WORDS - ENGLISH_WORDS
 PAGE_TIMEOUT_SECONDS = 120.0
 """A safety net for use outside the worker; the worker's per-document limit comes first."""
 PAGE_SEGMENTATION = 3
@@ -159,10 +160,26 @@ def reading_languages(words: tuple[OcrWord, ...]) -> tuple[str, ...]:
     English, else both models. With both, Tesseract takes each word from the model that
     is surer of it, and the English one, which has no umlauts, wins many German words
     with them: `März` comes out `Marz`, `Überweisung` `Uberweisung`."""
+    german, english, _ = _language_words(words)
+    return GERMAN_ONLY if german >= MIN_LANGUAGE_WORDS and german > english else LANGUAGES
+
+
+def contradicts_german(words: tuple[OcrWord, ...]) -> bool:
+    """Whether a page read with the German model alone, in a document found German,
+    reads as another language: more common English or neighbouring-language words than
+    German ones. A page with none of either (numbers, names) does not contradict."""
+    german, english, neighbours = _language_words(words)
+    return english + neighbours > german
+
+
+def _language_words(words: tuple[OcrWord, ...]) -> tuple[int, int, int]:
+    """How many words are common German, common English and common words of the
+    neighbouring languages (Dutch, French, Spanish, Italian) only."""
     folded = [fold(word.text.strip(".,:;()")) for word in words]
     german = sum(word in GERMAN_WORDS for word in folded)
     english = sum(word in ENGLISH_WORDS for word in folded)
-    return GERMAN_ONLY if german >= MIN_LANGUAGE_WORDS and german > english else LANGUAGES
+    neighbours = sum(word in _NEIGHBOUR_WORDS for word in folded)
+    return german, english, neighbours
 
 
 def repaired(text: str) -> str:

@@ -12,7 +12,9 @@ Per page, up to the reader's page limit:
 3. otherwise it is turned straight (`deskew`) and Tesseract reads it
    (`processors/ocr.py`), for at most `MAX_OCR_PAGES` pages. A page read with middling
    confidence is read again after a median filter (speckle noise), and the better
-   reading is kept.
+   reading is kept. The first page found German decides the document's language: its
+   following pages are read with the German model alone, once each, unless a page's
+   reading contradicts it (docs/ocr.md).
 
 Every scanned page with text on it must pass the quality gate: mean word confidence at
 least `MIN_MEAN_CONFIDENCE` and recognised words at least `MIN_RECOGNISED_RATE`, else
@@ -37,11 +39,13 @@ from PIL import Image, ImageFilter
 
 from processors.base import FailureCode, FileKind, ProcessingError
 from processors.ocr import (
+    GERMAN_ONLY,
     LANGUAGES,
     OcrFailed,
     OcrPage,
     OcrUnavailable,
     OcrWord,
+    contradicts_german,
     mean_confidence,
     ocr_available,
     reading_languages,
@@ -205,6 +209,7 @@ def _with_ocr(
     started = time.perf_counter()
     words: list[OcrWord] = []
     read = skipped = 0
+    languages: tuple[str, ...] = LANGUAGES  # the first German page decides for the next
     for number in pending:
         plain[number] = layout[number] = ""
         image = _render(document[number])
@@ -213,7 +218,7 @@ def _with_ocr(
         if read == settings.max_pages:
             skipped += 1
             continue
-        page = _recognise(image, settings.command)
+        page, languages = _recognise(image, settings.command, languages)
         read += 1
         if len(page.words) < MIN_OCR_WORDS:
             continue  # a drawing, a photo or a blank scan: nothing that reads as text
@@ -237,16 +242,40 @@ def _render(page: pdfium.PdfPage) -> Image.Image | None:
     return None if darkest > BLANK_LEVEL else image
 
 
-def _recognise(image: Image.Image, command: str) -> OcrPage:
-    """Read with German and English models; a middling reading again after the median
-    filter, and a German page again with the German model alone (docs/ocr.md)."""
+def _recognise(
+    image: Image.Image, command: str, decided: tuple[str, ...]
+) -> tuple[OcrPage, tuple[str, ...]]:
+    """The page's reading and the models it decided for the document's next pages.
+
+    Undecided (`LANGUAGES`): read with German and English models; a German page again
+    with the German model alone. Found German: read with the German model alone, once,
+    unless that reading contradicts it; then as undecided. A middling reading is read
+    again after the median filter, and the better one kept (docs/ocr.md)."""
     image = deskew(image)
+    if decided == GERMAN_ONLY:
+        german = _run(image, command, GERMAN_ONLY)
+        if not contradicts_german(german.words):
+            return _despeckled(image, command, german, GERMAN_ONLY), GERMAN_ONLY
     first = _run(image, command, LANGUAGES)
     languages = reading_languages(first.words)
-    if RETRY_CONFIDENCE[0] <= mean_confidence(first.words) < RETRY_CONFIDENCE[1]:
-        filtered = image.filter(ImageFilter.MedianFilter(DESPECKLE_SIZE))
-        return max(first, _run(filtered, command, languages), key=_reading_score)
-    return first if languages == LANGUAGES else _run(image, command, languages)
+    if languages == LANGUAGES or _middling(first):
+        return _despeckled(image, command, first, languages), languages
+    return _run(image, command, languages), languages
+
+
+def _middling(page: OcrPage) -> bool:
+    return RETRY_CONFIDENCE[0] <= mean_confidence(page.words) < RETRY_CONFIDENCE[1]
+
+
+def _despeckled(
+    image: Image.Image, command: str, page: OcrPage, languages: tuple[str, ...]
+) -> OcrPage:
+    """A middling reading or the page read again after the median filter, whichever
+    reads better; any other reading as it is."""
+    if not _middling(page):
+        return page
+    filtered = _run(image.filter(ImageFilter.MedianFilter(DESPECKLE_SIZE)), command, languages)
+    return max(page, filtered, key=_reading_score)
 
 
 def deskew(image: Image.Image) -> Image.Image:

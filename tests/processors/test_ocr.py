@@ -157,6 +157,38 @@ def test_pages_over_the_ocr_limit_are_counted_not_read() -> None:
     assert "Rechnungsnummer" in text.layout[0] and text.layout[1] == ""
 
 
+PASS_LOGGING_TESSERACT = """#!/bin/sh
+[ "$2" = stdout ] && echo "$4" >> "{log}"
+exec tesseract "$@"
+"""
+
+
+@needs_tesseract
+@pytest.mark.parametrize(
+    ("second_page", "passes"),
+    [
+        (german_statement, ["deu+eng", "deu", "deu"]),
+        (english_statement, ["deu+eng", "deu", "deu", "deu+eng"]),
+    ],
+    ids=["german", "english"],
+)
+def test_a_page_after_a_german_one_is_read_once_unless_it_reads_otherwise(
+    tmp_path: Any, second_page: Any, passes: list[str]
+) -> None:
+    """The first page decides with both models and is read again with the German model
+    alone; the next is read with the German model once, or, when that reading is English,
+    decided again (docs/ocr.md)."""
+    log, command = tmp_path / "passes.log", tmp_path / "tesseract"
+    command.write_text(PASS_LOGGING_TESSERACT.format(log=log))
+    command.chmod(0o755)
+    first = scan(german_statement(SAMPLE_STATEMENT), GRADE["g0-clean"])
+    second = scan(second_page(SAMPLE_STATEMENT), GRADE["g0-clean"])
+    text = read_pdf_text(_concatenate(first, second), str(command), max_pages=5)
+    assert log.read_text().split() == passes
+    assert "Kontoauszug" in text.plain[0]
+    assert ("Kontoauszug" in text.plain[1]) is (second_page is german_statement)
+
+
 def _concatenate(*pdfs: bytes) -> bytes:
     import io
 

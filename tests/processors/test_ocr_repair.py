@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from processors.ocr import LANGUAGES, OcrWord, reading_languages, repaired
+from processors.ocr import LANGUAGES, OcrWord, contradicts_german, reading_languages, repaired
 from processors.ocr_bic import repair_bics
 from processors.ocr_iban import AS_DIGIT, BBAN_FORMATS, repair_ibans
 from processors.ocr_legal_forms import repair_legal_forms
@@ -182,6 +182,22 @@ def test_a_german_page_is_read_with_the_german_model_alone(
     text: str, languages: tuple[str, ...]
 ) -> None:
     assert reading_languages(_words(text)) == languages
+
+
+@pytest.mark.parametrize(
+    ("text", "contradicts"),
+    [
+        ("Kontoauszug Überweisung Miete für die Wohnung", False),
+        ("Lastschrift 12,50 Spotify 9,99 Lidl 45,10", False),  # nothing to judge by
+        ("Payment for the rent, thank you", True),
+        ("Paiement de la facture pour le mois", True),
+        ("Rechnung vom 01.02. für die Kartenzahlung Online Shop", False),
+    ],
+)
+def test_a_page_contradicts_its_german_document_when_it_reads_otherwise(
+    text: str, contradicts: bool
+) -> None:
+    assert contradicts_german(_words(text)) is contradicts
 
 
 @pytest.mark.parametrize(
