@@ -15,6 +15,7 @@ from bench import (
     einvoice_bench,
     export,
     intake,
+    ocr_cpu,
     pdf_bench,
     pipeline,
     result_pages,
@@ -27,6 +28,7 @@ BENCHMARKS: dict[str, Callable[[], dict[str, Any]]] = {
     # First: its compile time is only honest in a process that has compiled nothing yet.
     "einvoice": einvoice_bench.run,
     "pdf": pdf_bench.run,
+    "ocr_cpu": ocr_cpu.run,
     "bombs": bombs.run,
     "intake": intake.run,
     "pipeline": pipeline.run,
