@@ -10,6 +10,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 from httpx2 import Response
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from storage.db import Database
@@ -94,10 +95,19 @@ def session_csrf(client: TestClient, database: Database) -> str:
 
 
 def screenshot(page: Page, name: str) -> Path:
-    """Keeps test-artifacts/screenshots/<name>.png of the whole page."""
+    """Keeps test-artifacts/screenshots/<name>.png of the whole page. Chromium now and
+    then answers a full-page capture with "Unable to capture screenshot" on a busy
+    machine; the picture is for people, so it is tried again before the test fails."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    for attempt in range(3):
+        try:
+            page.screenshot(path=str(path), full_page=True)
+            return path
+        except PlaywrightError:
+            if attempt == 2:
+                raise
+            page.wait_for_timeout(500)
     return path
 
 
