@@ -88,6 +88,7 @@ def parsed_pdf(data: bytes) -> PdfReader:
     held: tuple[bytes, PdfReader] | None = getattr(_LAST_PARSED, "pdf", None)
     if held is not None and held[0] is data:
         return held[1]
+    _LAST_PARSED.pdf = None  # the last document is let go before the next is parsed
     reader = PdfReader(io.BytesIO(data), strict=False)
     _LAST_PARSED.pdf = (data, reader)
     return reader
