@@ -162,9 +162,9 @@ def cpu_burners(busy: bool) -> Iterator[None]:
 
 @contextlib.contextmanager
 def profiler(pid: int, output: Path, seconds: float) -> Iterator[None]:
-    """py-spy on the API processes for the polling window: collapsed stacks in `output`
-    (its CPU is the machine's, not the API's: it is not in the tree measured)."""
-    command = [str(Path(sys.executable).parent / "py-spy"), "record", "--subprocesses"]
+    """py-spy on the API processes for the polling window, the thread holding the GIL
+    only: collapsed stacks in `output` (py-spy's CPU is not in the tree measured)."""
+    command = [str(Path(sys.executable).parent / "py-spy"), "record", "--subprocesses", "--gil"]
     command += ["--nonblocking", "--format", "raw", "-d", str(int(seconds)), "-o", str(output)]
     process = subprocess.Popen([*command, "-p", str(pid)], stdout=subprocess.DEVNULL)
     try:
