@@ -68,7 +68,8 @@ class Services:
         )
 
 
-def get_services(request: Request) -> Services:
+async def get_services(request: Request) -> Services:
+    # async: FastAPI would run a plain function in the threadpool, a thread hop per request.
     services: Services = request.app.state.services
     return services
 
@@ -92,7 +93,7 @@ api_key_scheme = HTTPBearer(
 )
 
 
-def _bearer_token(request: Request) -> str:
+def bearer_token(request: Request) -> str:
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token or len(token) > 256:
@@ -100,21 +101,30 @@ def _bearer_token(request: Request) -> str:
     return token
 
 
-def current_company_id(request: Request, services: ServicesDep) -> uuid.UUID:
-    token = _bearer_token(request)
-    with services.db.read_session() as session:
-        key = api_keys.find_active_key(session, token)
-        if key is None:
-            raise Unauthorized("unknown or revoked API key")
-        key_id, company_id = key.id, key.company_id
-        now = utcnow()
-        stale = api_keys.needs_last_used_update(key, now)
-    services.rate_limiter.check(key_id)
-    if stale:
+def active_key(session: Session, services: Services, token: str) -> api_keys.ActiveKey:
+    """The active API key of a request's token, within its rate limit."""
+    key = api_keys.find_active_key(session, token)
+    if key is None:
+        raise Unauthorized("unknown or revoked API key")
+    services.rate_limiter.check(key.id)
+    return key
+
+
+def note_use(services: Services, key: api_keys.ActiveKey) -> None:
+    """Record when the key was last used (at most once a minute: a write)."""
+    now = utcnow()
+    if api_keys.needs_last_used_update(key, now):
         with services.db.session() as session:
-            api_keys.mark_used(session, key_id, now)
+            api_keys.mark_used(session, key.id, now)
             session.commit()
-    return company_id
+
+
+def current_company_id(request: Request, services: ServicesDep) -> uuid.UUID:
+    token = bearer_token(request)
+    with services.db.read_session() as session:
+        key = active_key(session, services, token)
+    note_use(services, key)
+    return key.company_id
 
 
 CompanyIdDep = Annotated[uuid.UUID, Depends(current_company_id)]

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from processors.base import DocumentType, FailureCode, ResultType
 from storage.links import result_url
 from storage.models import Batch
-from storage.repositories.upload_views import UploadView, batch_views, status_counts
+from storage.repositories.upload_views import BatchHead, UploadView, batch_views, status_counts
 from storage.states import BatchStatus, UnpackState, UploadStatus, derive_batch_status
 
 
@@ -105,7 +105,7 @@ def upload_out(view: UploadView, base_url: str) -> UploadOut:
     )
 
 
-def present_batch(session: Session, batch: Batch, base_url: str) -> BatchOut:
+def present_batch(session: Session, batch: Batch | BatchHead, base_url: str) -> BatchOut:
     views = batch_views(session, batch.id)
     counts = status_counts(view.status for view in views)
     return BatchOut(

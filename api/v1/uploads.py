@@ -10,7 +10,15 @@ import anyio
 from fastapi import APIRouter, Path, Request, Response, Security
 from starlette.concurrency import run_in_threadpool
 
-from api.deps import CompanyIdDep, ReadSessionDep, Services, ServicesDep, api_key_scheme
+from api.deps import (
+    CompanyIdDep,
+    Services,
+    ServicesDep,
+    active_key,
+    api_key_scheme,
+    bearer_token,
+    note_use,
+)
 from api.errors import problem_responses
 from api.intake import ReceivedForm, receive_file
 from api.v1.forms import BATCH_FORM, UPLOAD_FORM, created_links
@@ -25,8 +33,7 @@ from processors.base import DocumentType
 from storage import errors
 from storage.idempotency import Claim, IntakeRequest, claim_batch, claim_upload, object_in_use
 from storage.models import Batch, Upload
-from storage.repositories import batches as batch_repo
-from storage.repositories.upload_views import upload_view, view_of
+from storage.repositories.upload_views import batch_head, upload_view, view_of
 from storage.resources import present_batch, upload_out
 from storage.states import ACTIVE_STATUSES, BatchStatus, UploadStatus
 
@@ -42,13 +49,6 @@ _ARCHIVE_ERRORS: dict[ArchiveProblem, type[errors.DomainError]] = {
     ArchiveProblem.TOO_MANY_FILES: errors.ArchiveTooManyFiles,
     ArchiveProblem.TOO_LARGE: errors.ArchiveTooLarge,
 }
-
-
-def _parse_id(raw: str, what: str) -> uuid.UUID:
-    try:
-        return uuid.UUID(raw)
-    except ValueError:
-        raise errors.NotFound(f"{what} not found") from None
 
 
 def _clean_file_name(raw: str | None) -> str:
@@ -236,20 +236,28 @@ async def create_batch(
     return _accepted(body, claim.replayed, retry)
 
 
-@router.get(
-    "/uploads/{upload_id}",
-    response_model=UploadOut,
-    operation_id="getUpload",
-    responses=problem_responses(401, 404, 429, 500, 503),
-    summary="Get one upload",
-)
-def get_upload(
-    upload_id: UploadId,
-    services: ServicesDep,
-    company_id: CompanyIdDep,
-    session: ReadSessionDep,
-) -> Response:
-    view = upload_view(session, company_id, _parse_id(upload_id, "upload"))
+# The two polling GETs are async and make one thread hop each: the key and the resource
+# are read in one session there. Sync dependencies (the company, the session) and a sync
+# endpoint would be four hops, each a thread switch and a GIL handover.
+
+
+def _maybe_id(raw: str) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(raw)
+    except ValueError:
+        return None
+
+
+def _retry_after(services: Services) -> dict[str, str]:
+    return {"Retry-After": str(services.retry_after.seconds())}
+
+
+def _upload_response(services: Services, token: str, raw_id: str) -> Response:
+    with services.db.read_session() as session:
+        key = active_key(session, services, token)
+        upload_id = _maybe_id(raw_id)
+        view = upload_view(session, key.company_id, upload_id) if upload_id else None
+    note_use(services, key)
     if view is None:
         raise errors.NotFound("upload not found")
     body = upload_out(view, services.settings.public_base_url)
@@ -257,8 +265,30 @@ def get_upload(
     return _resource(body, 200, _retry_after(services) if active else None)
 
 
-def _retry_after(services: Services) -> dict[str, str]:
-    return {"Retry-After": str(services.retry_after.seconds())}
+@router.get(
+    "/uploads/{upload_id}",
+    response_model=UploadOut,
+    operation_id="getUpload",
+    responses=problem_responses(401, 404, 429, 500, 503),
+    summary="Get one upload",
+)
+async def get_upload(upload_id: UploadId, request: Request, services: ServicesDep) -> Response:
+    token = bearer_token(request)
+    return await run_in_threadpool(_upload_response, services, token, upload_id)
+
+
+def _batch_response(services: Services, token: str, raw_id: str) -> Response:
+    base_url = services.settings.public_base_url
+    with services.db.read_session() as session:
+        key = active_key(session, services, token)
+        batch_id = _maybe_id(raw_id)
+        batch = batch_head(session, key.company_id, batch_id) if batch_id else None
+        body = present_batch(session, batch, base_url) if batch is not None else None
+    note_use(services, key)
+    if body is None:
+        raise errors.NotFound("batch not found")
+    processing = body.status is BatchStatus.PROCESSING
+    return _resource(body, 200, _retry_after(services) if processing else None)
 
 
 @router.get(
@@ -268,15 +298,6 @@ def _retry_after(services: Services) -> dict[str, str]:
     responses=problem_responses(401, 404, 429, 500, 503),
     summary="Get one upload batch with its uploads",
 )
-def get_batch(
-    batch_id: BatchId,
-    services: ServicesDep,
-    company_id: CompanyIdDep,
-    session: ReadSessionDep,
-) -> Response:
-    batch = batch_repo.get_batch(session, company_id, _parse_id(batch_id, "batch"))
-    if batch is None:
-        raise errors.NotFound("batch not found")
-    body = present_batch(session, batch, services.settings.public_base_url)
-    processing = body.status is BatchStatus.PROCESSING
-    return _resource(body, 200, _retry_after(services) if processing else None)
+async def get_batch(batch_id: BatchId, request: Request, services: ServicesDep) -> Response:
+    token = bearer_token(request)
+    return await run_in_threadpool(_batch_response, services, token, batch_id)

@@ -9,7 +9,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.orm import Session
 
 from storage.models import ApiKey, utcnow
@@ -43,14 +43,28 @@ def create_api_key(session: Session, company_id: uuid.UUID, name: str | None = N
     return NewApiKey(record=record, plaintext=plaintext)
 
 
-def find_active_key(session: Session, plaintext: str) -> ApiKey | None:
-    statement = select(ApiKey).where(
-        ApiKey.key_hash == hash_key(plaintext), ApiKey.revoked_at.is_(None)
-    )
-    return session.scalars(statement).one_or_none()
+@dataclass(frozen=True, slots=True)
+class ActiveKey:
+    """What checking a request's key needs: no ORM object (every request loads one)."""
+
+    id: uuid.UUID
+    company_id: uuid.UUID
+    last_used_at: datetime | None
 
 
-def needs_last_used_update(key: ApiKey, now: datetime) -> bool:
+# Every request runs it: built once, from the table (see storage/repositories/upload_views.py).
+_keys = ApiKey.__table__
+_ACTIVE_KEY = select(_keys.c.id, _keys.c.company_id, _keys.c.last_used_at).where(
+    _keys.c.key_hash == bindparam("key_hash"), _keys.c.revoked_at.is_(None)
+)
+
+
+def find_active_key(session: Session, plaintext: str) -> ActiveKey | None:
+    row = session.execute(_ACTIVE_KEY, {"key_hash": hash_key(plaintext)}).one_or_none()
+    return ActiveKey(*row) if row is not None else None
+
+
+def needs_last_used_update(key: ActiveKey, now: datetime) -> bool:
     return key.last_used_at is None or now - key.last_used_at > LAST_USED_RESOLUTION
 
 
