@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -249,6 +250,27 @@ def has_queued_singles(session: Session) -> bool:
         .limit(1)
     )
     return session.scalars(statement).first() is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """What a worker's loops may claim right now."""
+
+    singles: bool
+    batch: bool
+
+
+def waiting_work(session: Session, now: datetime) -> Waiting:
+    """Queued single uploads and a claimable batch, asked in one statement: a worker's
+    idle loops ask ten times a second."""
+    singles = (
+        select(Upload.id)
+        .where(Upload.status == UploadStatus.QUEUED, Upload.batch_id.is_(None))
+        .exists()
+    )
+    batch = select(Batch.id).where(_claimable(now)).exists()
+    found = session.execute(select(singles.label("singles"), batch.label("batch"))).one()
+    return Waiting(singles=bool(found.singles), batch=bool(found.batch))
 
 
 def has_waiting_work(session: Session, now: datetime) -> bool:
