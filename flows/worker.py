@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextvars
 import logging
+import math
 import os
 import threading
 import time
@@ -23,6 +24,7 @@ from prefect import flow, get_run_logger, tags
 from flows import runtime
 from flows.export import export_status_tables
 from flows.pipeline import process_batch, process_uploads
+from flows.prefect_tls import share_tls_contexts
 from flows.work import INFRASTRUCTURE_ERRORS, WorkerEnv, heartbeat, recover_singles
 from processors.ocr import ocr_available
 from storage.models import utcnow
@@ -59,9 +61,36 @@ def _guarded(name: str, stop: threading.Event, step: Callable[[], bool]) -> None
             stop.wait(IDLE_POLL_SECONDS)
 
 
+class WorkProbe:
+    """What waits in the queue, asked of the database at most once per poll interval
+    however many loops ask (the singles loop and each batch loop used to ask on their
+    own, ten times a second each)."""
+
+    def __init__(self, env: WorkerEnv, fresh_seconds: float = IDLE_POLL_SECONDS) -> None:
+        self.env = env
+        self.fresh_seconds = fresh_seconds
+        self._lock = threading.Lock()
+        self._asked_at = -math.inf
+        self._answer = work_repo.Waiting(singles=False, batch=False)
+
+    def waiting(self) -> work_repo.Waiting:
+        with self._lock:
+            if time.monotonic() - self._asked_at >= self.fresh_seconds:
+                with self.env.db.read_session() as session:
+                    self._answer = work_repo.waiting_work(session, utcnow())
+                self._asked_at = time.monotonic()
+            return self._answer
+
+    def forget(self) -> None:
+        """After a claim: the next loop to ask sees the queue as it is now."""
+        with self._lock:
+            self._asked_at = -math.inf
+
+
 class Worker:
     def __init__(self, env: WorkerEnv) -> None:
         self.env = env
+        self.probe = WorkProbe(env)
         self.stop = threading.Event()
         self.batches_in_hand: set[uuid.UUID] = set()
         self._batches_lock = threading.Lock()
@@ -73,9 +102,7 @@ class Worker:
         if now - self._last_recovery > RECOVERY_EVERY_SECONDS:
             recover_singles(self.env)
             self._last_recovery = now
-        with self.env.db.read_session() as session:
-            queued = work_repo.has_queued_singles(session)
-        if not queued:
+        if not self.probe.waiting().singles:
             return False
         self.last_busy = time.monotonic()
         with tags("single-uploads"):
@@ -84,13 +111,13 @@ class Worker:
         return True
 
     def batch_step(self) -> bool:
-        with self.env.db.read_session() as session:
-            if not work_repo.has_claimable_batch(session, utcnow()):
-                return False
+        if not self.probe.waiting().batch:
+            return False
         with self.env.db.session() as session:
             batch = work_repo.claim_batch(session, self.env.owner, self.env.lease)
             claimed = (batch.id, batch.company_id, batch.document_type) if batch else None
             session.commit()
+        self.probe.forget()
         if claimed is None:
             return False
         batch_id, company_id, document_type = claimed
@@ -198,6 +225,7 @@ def start(processes: int | None = None) -> Worker:
     from storage.settings import get_settings
 
     yield_to_the_api()
+    share_tls_contexts()
     warn_without_ocr(get_settings().ocr_command)
     env = runtime.build_env(get_settings(), processes)
     runtime.install(env)
@@ -215,6 +243,7 @@ def serve_queue(label: str = "manual") -> None:
 
     settings = get_settings()
     yield_to_the_api()
+    share_tls_contexts()
     warn_without_ocr(settings.ocr_command)
     env = runtime.current()
     get_run_logger().info("serving the queue as %s", env.owner)
