@@ -173,8 +173,9 @@ def profiler(pid: int, output: Path, seconds: float) -> Iterator[None]:
         process.wait()
 
 
-def tree_cpu_seconds(pid: int) -> float:
-    return sum(process_cpu_seconds(p) for p in [pid, *descendants(pid)])
+def tree_cpu_seconds(pid: int) -> dict[int, float]:
+    """CPU seconds of the API's processes (the supervisor and each worker), by pid."""
+    return {p: process_cpu_seconds(p) for p in [pid, *descendants(pid)]}
 
 
 def poll(url: str, key: str, ids: tuple[str, str], rate: int, seconds: float, work: Path) -> Any:
@@ -212,13 +213,14 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         single_t, batch_t, polled_for = poll(
             url, key, (upload_id, batch_id), args.rate, args.seconds, work
         )
-        cpu = tree_cpu_seconds(pid) - cpu_before
-        api_processes = 1 + len(descendants(pid))
+        cpu_after = tree_cpu_seconds(pid)
+    by_process = [cpu_after[p] - cpu_before.get(p, 0.0) for p in cpu_after]
+    cpu = sum(by_process)
     requests = len(single_t) + len(batch_t)
     return {
         "mode": args.mode,
         "busy": args.busy,
-        "api_processes": api_processes,
+        "api_processes": len(by_process),
         "load_average_1m_at_start": round(load, 2),
         "seconds": round(polled_for, 2),
         "upload_get_target_rate_per_s": args.rate,
@@ -232,6 +234,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         "batch_get_p99_ms": _ms(batch_t, 0.99),
         "batch_get_target_p99_ms": 25,
         "api_cpu_s": round(cpu, 3),
+        # Each curl process keeps one connection, so one API process may get most of them.
+        "api_cpu_s_by_process": sorted((round(value, 2) for value in by_process), reverse=True),
         "api_cpu_ms_per_request": round(1000 * cpu / requests, 3),
     }
 
