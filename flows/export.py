@@ -3,9 +3,9 @@
 - `export-status-tables` (deployment of the same name, every 5 minutes on the `docintake`
   pool): export what changed since the last run, then publish the status report as a
   markdown artifact keyed `status-report`.
-- `export-batch-tables`: the partitions of one batch, run at the end of `process-batch`
-  so its rows are in the tables at once. Its failure never fails the batch: the next
-  scheduled export writes the same partitions.
+- `export_after_batch`: the partitions of one batch, a step at the end of
+  `process-batch` so its rows are in the tables at once. Its failure never fails the
+  batch: the next scheduled export writes the same partitions.
 """
 
 from __future__ import annotations
@@ -50,22 +50,17 @@ def export_status_tables(report_days: int = 7) -> dict[str, int]:
     return rows
 
 
-@task(name="export-batch-tables", task_run_name="tables-{batch_id}", cache_policy=NO_CACHE)
-def export_batch_task(batch_id: str) -> dict[str, int]:
-    env = runtime.current()
-    run = export_batch(env.db, env.store, env.settings, uuid.UUID(batch_id))
-    get_run_logger().info("status tables of batch %s: %s", batch_id, run.summary())
-    return run.rows
-
-
 def export_after_batch(batch_id: uuid.UUID) -> None:
-    """For the end of `process-batch`: the batch's partitions now, and any failure only
-    logged (the scheduled export catches up)."""
+    """For the end of `process-batch`, as a step of it: the batch's partitions now, and
+    any failure only logged (the scheduled export catches up)."""
+    env = runtime.current()
     try:
-        export_batch_task(str(batch_id))
+        run = export_batch(env.db, env.store, env.settings, batch_id)
     except Exception:
         get_run_logger().warning(
             "status tables of batch %s not written; the scheduled export will",
             batch_id,
             exc_info=True,
         )
+        return
+    get_run_logger().info("status tables of batch %s: %s", batch_id, run.summary())

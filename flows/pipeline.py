@@ -1,9 +1,11 @@
 """Prefect flows and thin tasks. The work itself is in flows/work.py and flows/unpack.py.
 
 - `process-batch` (run name `batch-<id>`, tags company and document type): unpack the
-  archive, fan the files out over one task per reading process (each keeps several
-  files in flight), keep a progress artifact current every few seconds, end with a
-  table artifact keyed `batch-<id>`.
+  archive, read its files in one `read-documents` task run (several files in flight per
+  reading process), keep a progress artifact current every few seconds, end with a
+  table artifact keyed `batch-<id>` and the batch's partitions of the status tables.
+  Unpacking and the tables are steps of the flow, not task runs of their own: a task
+  run costs several Prefect API calls and server events (docs/throughput.md).
 - `process-uploads` (run name `uploads-<time>`): a drain window for single uploads. It
   keeps claiming queued single uploads until the queue has been idle for a while, so a
   flow run's fixed cost (about a second here) is paid per window, not per upload.
@@ -11,11 +13,10 @@
 
 from __future__ import annotations
 
-import functools
 import math
 import time
 import uuid
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, as_completed, wait
 from typing import Any
 
 from prefect import flow, get_run_logger, task
@@ -25,9 +26,6 @@ from prefect.artifacts import (
     update_progress_artifact,
 )
 from prefect.cache_policies import NO_CACHE
-from prefect.futures import PrefectFuture
-from prefect.futures import wait as prefect_wait
-from prefect.task_runners import ThreadPoolTaskRunner
 
 from flows import runtime
 from flows.export import export_after_batch
@@ -40,11 +38,10 @@ from storage.repositories import work as work_repo
 from storage.repositories.upload_views import batch_views
 
 
-@task(name="unpack-archive", task_run_name="unpack-{batch_id}", cache_policy=NO_CACHE)
-def unpack_archive(batch_id: str) -> int:
+def _unpack(batch_id: uuid.UUID) -> int:
     env = runtime.current()
     with env.db.read_session() as session:
-        batch = session.get(Batch, uuid.UUID(batch_id))
+        batch = session.get(Batch, batch_id)
         assert batch is not None
         info = BatchInfo.of(batch)
     return unpack(env, info)
@@ -71,20 +68,6 @@ class _ResultLog:
         self.lines, self.sent_at = [], time.monotonic()
 
 
-@task(name="read-documents", task_run_name="read-{label}", cache_policy=NO_CACHE)
-def read_documents_task(jobs: list[Job], label: str) -> list[JobResult]:
-    """Read one process's share of a batch, a few files in flight at a time; one log
-    record at the end, with a line per file (upload id, name, outcome)."""
-    env = runtime.current()
-    with ThreadPoolExecutor(JOBS_PER_PROCESS, thread_name_prefix=f"read-{label}") as pool:
-        results = list(pool.map(functools.partial(run_job, env), jobs))
-    log = _ResultLog(get_run_logger(), every_seconds=math.inf)
-    for result in results:
-        log.add(result)
-    log.flush()
-    return results
-
-
 # Jobs in flight per reading process. A job spends part of its wall time waiting on the
 # object store and on its outcome's commit, so a process stays fed only when several
 # of its jobs are in flight.
@@ -92,12 +75,57 @@ JOBS_PER_PROCESS = 8
 PROGRESS_EVERY_SECONDS = 5.0
 
 
-def shares(jobs: list[Job], processes: int) -> list[list[Job]]:
-    """Split a batch into one task per process: each task keeps its process fed, and
-    task-run bookkeeping stays small next to the documents (a task run costs the
-    Prefect server and this process several milliseconds of CPU each)."""
-    count = max(1, min(len(jobs), processes))
-    return [jobs[index::count] for index in range(count) if jobs[index::count]]
+class _Progress:
+    """The batch's progress artifact, updated every few seconds when the batch moved on.
+    Each update is an event in the Prefect server (about 60% of its events when it was
+    sent every second)."""
+
+    def __init__(self, batch_id: uuid.UUID) -> None:
+        artifact = create_progress_artifact(0.0, description=f"batch {batch_id}")
+        assert isinstance(artifact, uuid.UUID)  # the sync API returns the id itself
+        self.artifact, self.batch_id = artifact, batch_id
+        self.shown_at = time.monotonic()
+        self.finished, self.total = self._counted()
+        self.shown = self.finished
+
+    def _counted(self) -> tuple[int, int]:
+        with runtime.current().db.read_session() as session:
+            return work_repo.batch_progress(session, self.batch_id)
+
+    def recount(self) -> bool:
+        """From the database (other workers may have read some); whether all are done."""
+        self.finished, self.total = self._counted()
+        return self.finished >= self.total
+
+    def advance(self) -> None:
+        self.finished += 1
+        if time.monotonic() - self.shown_at >= PROGRESS_EVERY_SECONDS:
+            self.show()
+
+    def show(self, percent: float | None = None) -> None:
+        if percent is None and self.finished == self.shown:
+            return
+        value = 100.0 * self.finished / max(self.total, 1) if percent is None else percent
+        update_progress_artifact(self.artifact, value)
+        self.shown, self.shown_at = self.finished, time.monotonic()
+
+
+@task(name="read-documents", task_run_name="read-{label}", cache_policy=NO_CACHE)
+def read_documents_task(jobs: list[Job], label: str, progress: _Progress) -> list[JobResult]:
+    """Read the claimed files of a batch, several per reading process in flight; one log
+    record at the end, with a line per file (upload id, name, outcome)."""
+    env = runtime.current()
+    slots = env.executor.processes * JOBS_PER_PROCESS
+    results = []
+    with ThreadPoolExecutor(slots, thread_name_prefix="read") as pool:
+        for future in as_completed([pool.submit(run_job, env, job) for job in jobs]):
+            results.append(future.result())
+            progress.advance()
+    log = _ResultLog(get_run_logger(), every_seconds=math.inf)
+    for result in results:
+        log.add(result)
+    log.flush()
+    return results
 
 
 def _recover_batch(batch_id: uuid.UUID) -> None:
@@ -128,58 +156,25 @@ def _batch_rows(batch_id: uuid.UUID) -> list[dict[str, Any]]:
     ]
 
 
-def _follow(
-    batch_id: uuid.UUID, futures: list[PrefectFuture[list[JobResult]]], progress: uuid.UUID
-) -> None:
-    """Wait for the tasks, updating the progress artifact every few seconds when the
-    batch moved on. Each update is an event in the Prefect server (about 60% of its
-    events when it was sent every second) and a count in the database."""
-    env = runtime.current()
-    pending, shown = futures, 0
-    while pending := list(prefect_wait(pending, timeout=PROGRESS_EVERY_SECONDS).not_done):
-        with env.db.read_session() as session:
-            finished, total = work_repo.batch_progress(session, batch_id)
-        if finished != shown:
-            update_progress_artifact(progress, 100.0 * finished / max(total, 1))
-            shown = finished
-    for future in futures:
-        future.result()  # a task that raised fails the flow run
-
-
-def _claim_batch_jobs(batch_id: uuid.UUID) -> list[Job]:
-    return claim(runtime.current(), limit=10_000, batch_id=batch_id)
-
-
-@flow(
-    name="process-batch",
-    flow_run_name="batch-{batch_id}",
-    task_runner=ThreadPoolTaskRunner(max_workers=16),  # type: ignore[arg-type]
-)
+@flow(name="process-batch", flow_run_name="batch-{batch_id}")
 def process_batch(batch_id: str) -> dict[str, int]:
+    """Unpack, then read in one task run; another worker's files (its lease not yet
+    expired) are taken over when they come free."""
     logger = get_run_logger()
     env = runtime.current()
     key = uuid.UUID(batch_id)
-    created = unpack_archive.submit(batch_id).result()
-    logger.info("batch %s: %d files unpacked", batch_id, created)
-    progress = create_progress_artifact(0.0, description=f"batch {batch_id}")
-    assert isinstance(progress, uuid.UUID)  # the sync API returns the id itself
+    logger.info("batch %s: %d files unpacked", batch_id, _unpack(key))
+    progress = _Progress(key)
     while True:
         _recover_batch(key)
-        jobs = _claim_batch_jobs(key)
-        if not jobs:
-            with env.db.read_session() as session:
-                finished, total = work_repo.batch_progress(session, key)
-            if finished == total:
-                break
+        jobs = claim(env, limit=10_000, batch_id=key)
+        if jobs:
+            read_documents_task(jobs, f"{len(jobs)}-files", progress)
+        elif progress.recount():
+            break
+        else:
             time.sleep(1.0)  # another worker's lease has not expired yet
-            continue
-        parts = shares(jobs, env.executor.processes)
-        futures = [
-            read_documents_task.submit(part, f"{index + 1}-of-{len(parts)}")
-            for index, part in enumerate(parts)
-        ]
-        _follow(key, futures, progress)
-    update_progress_artifact(progress, 100.0)
+    progress.show(100.0)
     rows = _batch_rows(key)
     create_table_artifact(rows, key=f"batch-{batch_id}", description=f"Uploads of batch {batch_id}")
     with env.db.session() as session:
