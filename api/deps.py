@@ -101,9 +101,8 @@ def bearer_token(request: Request) -> str:
     return token
 
 
-def active_key(session: Session, services: Services, token: str) -> api_keys.ActiveKey:
-    """The active API key of a request's token, within its rate limit."""
-    key = api_keys.find_active_key(session, token)
+def admit(services: Services, key: api_keys.ActiveKey | None) -> api_keys.ActiveKey:
+    """The request's active API key (None: unknown or revoked), within its rate limit."""
     if key is None:
         raise Unauthorized("unknown or revoked API key")
     services.rate_limiter.check(key.id)
@@ -122,7 +121,7 @@ def note_use(services: Services, key: api_keys.ActiveKey) -> None:
 def current_company_id(request: Request, services: ServicesDep) -> uuid.UUID:
     token = bearer_token(request)
     with services.db.read_session() as session:
-        key = active_key(session, services, token)
+        key = admit(services, api_keys.find_active_key(session, token))
     note_use(services, key)
     return key.company_id
 

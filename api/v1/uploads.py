@@ -14,7 +14,7 @@ from api.deps import (
     CompanyIdDep,
     Services,
     ServicesDep,
-    active_key,
+    admit,
     api_key_scheme,
     bearer_token,
     note_use,
@@ -33,7 +33,7 @@ from processors.base import DocumentType
 from storage import errors
 from storage.idempotency import Claim, IntakeRequest, claim_batch, claim_upload, object_in_use
 from storage.models import Batch, Upload
-from storage.repositories.upload_views import batch_head, upload_view, view_of
+from storage.repositories.upload_views import keyed_batch_head, keyed_upload_view, view_of
 from storage.resources import present_batch, upload_out
 from storage.states import ACTIVE_STATUSES, BatchStatus, UploadStatus
 
@@ -236,8 +236,8 @@ async def create_batch(
     return _accepted(body, claim.replayed, retry)
 
 
-# The two polling GETs are async and make one thread hop each: the key and the resource
-# are read in one session there. Sync dependencies (the company, the session) and a sync
+# The two polling GETs are async and make one thread hop each, where one statement reads
+# the key and the resource. Sync dependencies (the company, the session) and a sync
 # endpoint would be four hops, each a thread switch and a GIL handover.
 
 
@@ -254,9 +254,8 @@ def _retry_after(services: Services) -> dict[str, str]:
 
 def _upload_response(services: Services, token: str, raw_id: str) -> Response:
     with services.db.read_session() as session:
-        key = active_key(session, services, token)
-        upload_id = _maybe_id(raw_id)
-        view = upload_view(session, key.company_id, upload_id) if upload_id else None
+        found, view = keyed_upload_view(session, token, _maybe_id(raw_id))
+    key = admit(services, found)
     note_use(services, key)
     if view is None:
         raise errors.NotFound("upload not found")
@@ -280,9 +279,8 @@ async def get_upload(upload_id: UploadId, request: Request, services: ServicesDe
 def _batch_response(services: Services, token: str, raw_id: str) -> Response:
     base_url = services.settings.public_base_url
     with services.db.read_session() as session:
-        key = active_key(session, services, token)
-        batch_id = _maybe_id(raw_id)
-        batch = batch_head(session, key.company_id, batch_id) if batch_id else None
+        found, batch = keyed_batch_head(session, token, _maybe_id(raw_id))
+        key = admit(services, found)  # before reading the uploads
         body = present_batch(session, batch, base_url) if batch is not None else None
     note_use(services, key)
     if body is None:

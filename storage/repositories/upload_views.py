@@ -5,15 +5,16 @@ large), so a batch of 100 uploads or an inbox page is one cheap query."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, bindparam, or_, select
+from sqlalchemy import Row, Select, and_, bindparam, or_, select
 from sqlalchemy.orm import Session
 
-from storage.models import Batch, Result, Upload
+from storage.models import ApiKey, Batch, Result, Upload
+from storage.repositories.api_keys import ActiveKey, find_active_key, hash_key
 from storage.states import UploadStatus
 
 
@@ -81,25 +82,68 @@ _VIEWS = select(
     _uploads.c.result_id,
     _results.c.type,
 ).select_from(_uploads.outerjoin(_results, _results.c.id == _uploads.c.result_id))
-_UPLOAD_VIEW = _VIEWS.where(
-    _uploads.c.id == bindparam("upload_id"), _uploads.c.company_id == bindparam("company_id")
+# A poll's key and its resource in one statement (one round trip less): the active key's
+# row, with the resource's columns when the key's company has it (NULL otherwise). No
+# row: no such active key.
+_keys = ApiKey.__table__
+_ACTIVE_KEYS = _keys.c.key_hash == bindparam("key_hash"), _keys.c.revoked_at.is_(None)
+_KEY_COLUMNS = _keys.c.id, _keys.c.company_id, _keys.c.last_used_at
+_KEYED_UPLOAD_VIEW = (
+    select(*_KEY_COLUMNS, *_VIEWS.selected_columns)
+    .select_from(
+        _keys.outerjoin(
+            _uploads,
+            and_(
+                _uploads.c.id == bindparam("upload_id"),
+                _uploads.c.company_id == _keys.c.company_id,
+            ),
+        ).outerjoin(_results, _results.c.id == _uploads.c.result_id)
+    )
+    .where(*_ACTIVE_KEYS)
 )
 _BATCH_VIEWS = _VIEWS.where(_uploads.c.batch_id == bindparam("batch_id")).order_by(
     _uploads.c.position, _uploads.c.id
 )
-_BATCH_HEAD = select(
-    _batches.c.id,
-    _batches.c.external_id,
-    _batches.c.document_type,
-    _batches.c.unpack_state,
-    _batches.c.created_at,
-).where(_batches.c.id == bindparam("batch_id"), _batches.c.company_id == bindparam("company_id"))
+_KEYED_BATCH_HEAD = (
+    select(
+        *_KEY_COLUMNS,
+        _batches.c.id,
+        _batches.c.external_id,
+        _batches.c.document_type,
+        _batches.c.unpack_state,
+        _batches.c.created_at,
+    )
+    .select_from(
+        _keys.outerjoin(
+            _batches,
+            and_(
+                _batches.c.id == bindparam("batch_id"),
+                _batches.c.company_id == _keys.c.company_id,
+            ),
+        )
+    )
+    .where(*_ACTIVE_KEYS)
+)
+_KEY_WIDTH = len(_KEY_COLUMNS)
 
 
-def upload_view(session: Session, company_id: uuid.UUID, upload_id: uuid.UUID) -> UploadView | None:
-    parameters = {"upload_id": upload_id, "company_id": company_id}
-    row = session.execute(_UPLOAD_VIEW, parameters).one_or_none()
-    return UploadView(*row) if row is not None else None
+def _key_and_rest(row: Row[Any] | None) -> tuple[ActiveKey | None, Sequence[Any] | None]:
+    if row is None:
+        return None, None
+    rest = row[_KEY_WIDTH:]
+    return ActiveKey(*row[:_KEY_WIDTH]), rest if rest[0] is not None else None
+
+
+def keyed_upload_view(
+    session: Session, api_key: str, upload_id: uuid.UUID | None
+) -> tuple[ActiveKey | None, UploadView | None]:
+    """The active key of `api_key` (None: unknown or revoked) and its company's upload
+    `upload_id` (None: not there, or no id)."""
+    if upload_id is None:
+        return find_active_key(session, api_key), None
+    parameters = {"key_hash": hash_key(api_key), "upload_id": upload_id}
+    key, rest = _key_and_rest(session.execute(_KEYED_UPLOAD_VIEW, parameters).one_or_none())
+    return key, UploadView(*rest) if rest is not None else None
 
 
 def view_of(session: Session, upload: Upload) -> UploadView:
@@ -127,10 +171,15 @@ class BatchHead:
     created_at: datetime
 
 
-def batch_head(session: Session, company_id: uuid.UUID, batch_id: uuid.UUID) -> BatchHead | None:
-    parameters = {"batch_id": batch_id, "company_id": company_id}
-    row = session.execute(_BATCH_HEAD, parameters).one_or_none()
-    return BatchHead(*row) if row is not None else None
+def keyed_batch_head(
+    session: Session, api_key: str, batch_id: uuid.UUID | None
+) -> tuple[ActiveKey | None, BatchHead | None]:
+    """The active key of `api_key` and its company's batch `batch_id`, as above."""
+    if batch_id is None:
+        return find_active_key(session, api_key), None
+    parameters = {"key_hash": hash_key(api_key), "batch_id": batch_id}
+    key, rest = _key_and_rest(session.execute(_KEYED_BATCH_HEAD, parameters).one_or_none())
+    return key, BatchHead(*rest) if rest is not None else None
 
 
 # The web application's inbox: newest first, keyset paging on (created_at, id), so a deep
