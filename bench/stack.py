@@ -34,6 +34,20 @@ def _wait_http(url: str, timeout: float, process: subprocess.Popen[bytes]) -> No
 
 
 PREFECT_DATABASE = "docintake_bench_prefect"
+PREFECT_SERVER_ENV = ROOT / "scripts" / "prefect-server.env"
+
+
+def prefect_server_settings() -> dict[str, str]:
+    """The Prefect server's settings of `make run` (scripts/prefect-server.env)."""
+    settings = {}
+    for line in PREFECT_SERVER_ENV.read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            key, _, value = line.partition("=")
+            settings[key.strip()] = value.strip()
+    return settings
+
+
 # As in `make run`: the Prefect server is orchestration, not the request path.
 ORCHESTRATION_NICENESS = ["nice", "-n", "5"]
 
@@ -76,6 +90,7 @@ class Stack:
             "DOCINTAKE_DATABASE_URL": database_url,
             "DOCINTAKE_RATE_LIMIT_PER_SECOND": "100000",
             "DOCINTAKE_RATE_LIMIT_BURST": "100000",
+            **prefect_server_settings(),
             **(extra_env or {}),
         }
         if prefect_database_url:

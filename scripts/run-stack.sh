@@ -15,6 +15,10 @@ export PREFECT_SERVER_API_PORT=4200
 export PREFECT_SERVER_ANALYTICS_ENABLED=false
 export PREFECT_SERVER_UI_SHOW_PROMOTIONAL_CONTENT=false
 export DO_NOT_TRACK=1
+# The Prefect server's services and batching, shared with the benchmarks (bench/stack.py).
+set -a
+. scripts/prefect-server.env
+set +a
 mkdir -p "$DOCINTAKE_VAR_DIR" "$PREFECT_HOME"
 
 pids=()
