@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, and_, func, or_, select, update
+from sqlalchemy import ColumnElement, Select, and_, bindparam, func, or_, select, update
 from sqlalchemy.orm import Session, aliased
 
 from processors.base import FailureCode
 from storage.db import locked
-from storage.models import Batch, Upload, utcnow
+from storage.models import Batch, Upload, UTCDateTime, utcnow
 from storage.repositories.uploads import record_move
 from storage.states import ACTIVE_STATUSES, UnpackState, UploadStatus
 from storage.upload_moves import MAX_CRASHES as MAX_CRASHES
@@ -131,7 +131,7 @@ def _expired(now: datetime, batch_id: uuid.UUID | None) -> ColumnElement[bool]:
     return and_(Upload.status == UploadStatus.PROCESSING, Upload.lease_expires_at < now, scope)
 
 
-def _claimable(now: datetime) -> ColumnElement[bool]:
+def _claimable(now: datetime | ColumnElement[datetime]) -> ColumnElement[bool]:
     """Batches not finished that nobody holds, or whose holder died."""
     return and_(
         Batch.finished_at.is_(None),
@@ -260,16 +260,24 @@ class Waiting:
     batch: bool
 
 
-def waiting_work(session: Session, now: datetime) -> Waiting:
-    """Queued single uploads and a claimable batch, asked in one statement: a worker's
-    idle loops ask ten times a second."""
+def _waiting_statement() -> Select[tuple[bool, bool]]:
     singles = (
         select(Upload.id)
         .where(Upload.status == UploadStatus.QUEUED, Upload.batch_id.is_(None))
         .exists()
     )
-    batch = select(Batch.id).where(_claimable(now)).exists()
-    found = session.execute(select(singles.label("singles"), batch.label("batch"))).one()
+    batch = select(Batch.id).where(_claimable(bindparam("now", type_=UTCDateTime()))).exists()
+    return select(singles.label("singles"), batch.label("batch"))
+
+
+# Built once: building it took a third of each poll's CPU.
+_WAITING = _waiting_statement()
+
+
+def waiting_work(session: Session, now: datetime) -> Waiting:
+    """Queued single uploads and a claimable batch, asked in one statement: a worker's
+    idle loops ask ten times a second."""
+    found = session.execute(_WAITING, {"now": now}).one()
     return Waiting(singles=bool(found.singles), batch=bool(found.batch))
 
 
