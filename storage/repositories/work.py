@@ -94,16 +94,21 @@ def held_uploads(
 ) -> dict[uuid.UUID, Upload]:
     """Those of the uploads that `owner` still holds in processing, locked in id order;
     the others' leases were lost (another worker took them over)."""
-    statement = (
-        select(Upload)
-        .where(
-            Upload.id.in_(upload_ids),
-            Upload.status == UploadStatus.PROCESSING,
-            Upload.lease_owner == owner,
-        )
-        .order_by(Upload.id)
+    statement = locked(session, _HELD_UPLOADS)
+    found = session.scalars(statement, {"ids": list(upload_ids), "owner": owner})
+    return {upload.id: upload for upload in found}
+
+
+# Built once (the recorder asks in every transaction).
+_HELD_UPLOADS = (
+    select(Upload)
+    .where(
+        Upload.id.in_(bindparam("ids", expanding=True)),
+        Upload.status == UploadStatus.PROCESSING,
+        Upload.lease_owner == bindparam("owner"),
     )
-    return {upload.id: upload for upload in session.scalars(locked(session, statement))}
+    .order_by(Upload.id)
+)
 
 
 def release_upload(session: Session, upload: Upload) -> None:
