@@ -15,7 +15,7 @@ from sqlalchemy.exc import OperationalError
 
 from flows.jobs import Job, JobResult
 from flows.reader_process import ReadOutcome
-from flows.recorder import Recorder
+from flows.recorder import MAX_GROUP, Recorder, _Entry
 from storage.db import Database
 from storage.models import Result, StatusChange, Upload, utcnow
 from storage.repositories import results as result_repo
@@ -201,3 +201,16 @@ def test_a_database_error_reaches_every_caller_of_the_group(unreachable: Databas
     answers = _record_together(Recorder(unreachable, OWNER), jobs, INVOICE)
 
     assert all(isinstance(answer, OperationalError) for answer in answers), answers
+
+
+def test_outcomes_that_follow_closely_are_gathered_into_one_group(db: Database) -> None:
+    """The writer waits a moment for the next outcome before it writes: documents that
+    finish a few milliseconds apart share a transaction."""
+    jobs = _claimed(db, [f"{i:064x}" for i in range(40)])
+    recorder = Recorder(db, OWNER)
+    entries = [_Entry(job, INVOICE) for job in jobs]
+    for entry in entries[1:]:
+        recorder._queue.put(entry)
+    group = recorder._gather(entries[0])
+    assert group == entries[:MAX_GROUP]
+    assert recorder._gather(recorder._queue.get()) == entries[MAX_GROUP:]
