@@ -22,7 +22,7 @@ import httpx2 as httpx
 
 from bench.rehearse.hosts import Host
 from bench.soak_backends import POSTGRES_BIN, PostgresCluster, _as_cluster_owner
-from bench.stack import ORCHESTRATION_NICENESS, _stop_group, _wait_http
+from bench.stack import ORCHESTRATION_NICENESS, _stop_group, _wait_http, prefect_server_settings
 from tests.support.seaweed import ACCESS_KEY, SECRET_KEY, weed_binary
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -160,6 +160,7 @@ class Services:
             "PATH": f"{Path(sys.executable).parent}:{SYSTEM_PATH}",
             "HOME": str(work),
             **PHONE_HOME_OFF,
+            **prefect_server_settings(),
             "PREFECT_API_URL": self.prefect_url,
             "PREFECT_WORKER_QUERY_SECONDS": "1",
             # Flow runs say they are alive, so a dead machine's run is marked crashed
