@@ -141,7 +141,7 @@ class Stack:
     def _start_pipeline(self) -> None:
         """As in production and `make run`: the deployments on the `docintake` process
         pool, a Prefect worker of that pool, the dispatcher and the webhook sender."""
-        self.env |= {"DOCINTAKE_HOME": str(ROOT), "PREFECT_WORKER_QUERY_SECONDS": "1"}
+        self.env |= {"DOCINTAKE_HOME": str(ROOT), "PREFECT_WORKER_QUERY_SECONDS": "3"}
         prefect = [sys.executable, "-m", "prefect", "--no-prompt"]
         for command in (
             ["work-pool", "create", "docintake", "--type", "process", "--overwrite"],
