@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, Select, and_, bindparam, or_, select
+from sqlalchemy import ColumnElement, FromClause, Row, Select, and_, bindparam, or_, select
 from sqlalchemy.orm import Session
 
 from storage.models import ApiKey, Batch, Result, Upload
@@ -88,16 +88,19 @@ _VIEWS = select(
 _keys = ApiKey.__table__
 _ACTIVE_KEYS = _keys.c.key_hash == bindparam("key_hash"), _keys.c.revoked_at.is_(None)
 _KEY_COLUMNS = _keys.c.id, _keys.c.company_id, _keys.c.last_used_at
+
+
+def _of_the_key(table: FromClause, id_parameter: str) -> ColumnElement[bool]:
+    """The row with this id, if it belongs to the API key's company."""
+    return and_(table.c.id == bindparam(id_parameter), table.c.company_id == _keys.c.company_id)
+
+
 _KEYED_UPLOAD_VIEW = (
     select(*_KEY_COLUMNS, *_VIEWS.selected_columns)
     .select_from(
-        _keys.outerjoin(
-            _uploads,
-            and_(
-                _uploads.c.id == bindparam("upload_id"),
-                _uploads.c.company_id == _keys.c.company_id,
-            ),
-        ).outerjoin(_results, _results.c.id == _uploads.c.result_id)
+        _keys.outerjoin(_uploads, _of_the_key(_uploads, "upload_id")).outerjoin(
+            _results, _results.c.id == _uploads.c.result_id
+        )
     )
     .where(*_ACTIVE_KEYS)
 )
@@ -113,15 +116,7 @@ _KEYED_BATCH_HEAD = (
         _batches.c.unpack_state,
         _batches.c.created_at,
     )
-    .select_from(
-        _keys.outerjoin(
-            _batches,
-            and_(
-                _batches.c.id == bindparam("batch_id"),
-                _batches.c.company_id == _keys.c.company_id,
-            ),
-        )
-    )
+    .select_from(_keys.outerjoin(_batches, _of_the_key(_batches, "batch_id")))
     .where(*_ACTIVE_KEYS)
 )
 _KEY_WIDTH = len(_KEY_COLUMNS)
