@@ -78,13 +78,17 @@ def endpoints_of_companies(
     session: Session, company_ids: Iterable[uuid.UUID]
 ) -> list[WebhookEndpoint]:
     """The live endpoints of these companies: who hears of a state change."""
-    wanted = set(company_ids)
+    wanted = list(set(company_ids))
     if not wanted:
         return []
-    statement = select(WebhookEndpoint).where(
-        WebhookEndpoint.company_id.in_(wanted), WebhookEndpoint.deleted_at.is_(None)
-    )
-    return list(session.scalars(statement))
+    return list(session.scalars(_ENDPOINTS_OF_COMPANIES, {"companies": wanted}))
+
+
+# Built once: every commit that moves an upload asks it (storage/webhook_outbox.py).
+_ENDPOINTS_OF_COMPANIES = select(WebhookEndpoint).where(
+    WebhookEndpoint.company_id.in_(bindparam("companies", expanding=True)),
+    WebhookEndpoint.deleted_at.is_(None),
+)
 
 
 # --- the outbox ------------------------------------------------------------------------
