@@ -22,6 +22,7 @@ import logging
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -50,6 +51,10 @@ from processors.base import FailureCode, ProcessingContext
 log = logging.getLogger(__name__)
 
 HARD_LIMIT_GRACE_SECONDS = 10.0
+# Imported once by the forkserver, so every reading process forked from it starts with
+# them instead of importing them itself (about 1.6 s of CPU per process, 0.6 s of it on
+# its first archive); see `_preloaded`.
+READER_MODULES = ("flows.reader_process", "flows.unpack")
 START_SECONDS = 180.0  # a new reading process compiles every artefact first
 
 
@@ -98,6 +103,7 @@ class _Slot:
     def _start(self) -> Connection:
         self.stop()
         context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(_preloaded())
         mine, theirs = context.Pipe()
         process = context.Process(
             target=serve,
@@ -163,6 +169,16 @@ class _Slot:
         """The serving process's pid, once it is warmed up."""
         process = self.process
         return process.pid if process is not None else None
+
+
+def _preloaded() -> list[str]:
+    """The reading processes' modules and this process's main module: multiprocessing
+    runs the main module again in every child (as `__mp_main__`), which costs a flow-run
+    process's child the import of Prefect unless its forkserver holds it already."""
+    main = getattr(getattr(sys.modules["__main__"], "__spec__", None), "name", None)
+    if main is None or main.endswith("__main__"):  # children do not run these again
+        return list(READER_MODULES)
+    return [*READER_MODULES, main]
 
 
 class DocumentExecutor:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -126,3 +128,25 @@ def test_a_closed_queue_wakes_its_readers() -> None:
     queue.close()
     reader.join(timeout=5)
     assert got == [None]
+
+
+LOADED_IN_A_READER = """
+from flows.executor import DocumentExecutor
+executor = DocumentExecutor(processes=1, compile_rules=False)
+print(executor.submit("", eval, "'flows.unpack' in __import__('sys').modules").result())
+executor.shutdown()
+"""
+
+
+def test_reading_processes_start_with_their_modules_loaded() -> None:
+    """The forkserver imports them once (a fresh interpreter: the forkserver is one per
+    process, and other tests start it without them); a reading process forked from it,
+    the first or one started again after a death, does not import them itself."""
+    answer = subprocess.run(
+        [sys.executable, "-c", LOADED_IN_A_READER],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert answer.stdout.strip() == "True"
