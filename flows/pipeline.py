@@ -87,6 +87,7 @@ class _Progress:
         self.shown_at = time.monotonic()
         self.finished, self.total = self._counted()
         self.shown = self.finished
+        self._give_back_turn_when_near_the_end()
 
     def _counted(self) -> tuple[int, int]:
         with runtime.current().db.read_session() as session:
@@ -99,8 +100,16 @@ class _Progress:
 
     def advance(self) -> None:
         self.finished += 1
+        self._give_back_turn_when_near_the_end()
         if time.monotonic() - self.shown_at >= PROGRESS_EVERY_SECONDS:
             self.show()
+
+    def _give_back_turn_when_near_the_end(self) -> None:
+        """Once every document left is in the readers' hands, the next batch may start
+        (flows/turns.py)."""
+        env = runtime.current()
+        if self.total - self.finished <= env.executor.processes * JOBS_PER_PROCESS:
+            env.turns.give_back(self.batch_id)
 
     def show(self, percent: float | None = None) -> None:
         if percent is None and self.finished == self.shown:

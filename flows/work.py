@@ -18,6 +18,7 @@ from flows.executor import DocumentExecutor, WorkerLost
 from flows.jobs import Job, JobResult
 from flows.reader_process import ReadOutcome
 from flows.recorder import Recorder
+from flows.turns import ReadingTurns
 from processors.base import CompanyProfile, DocumentType, FailureCode, ProcessingContext
 from storage.db import Database
 from storage.errors import ServiceUnavailable
@@ -48,6 +49,7 @@ class WorkerEnv:
     in_hand: set[uuid.UUID] = field(default_factory=set)
     lock: threading.Lock = field(default_factory=threading.Lock)
     profiles: dict[uuid.UUID, tuple[float, CompanyProfile]] = field(default_factory=dict)
+    turns: ReadingTurns = field(default_factory=ReadingTurns)
     recorder: Recorder = field(init=False)
 
     def __post_init__(self) -> None:

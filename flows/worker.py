@@ -2,8 +2,9 @@
 `docintake` work pool, and `docintake worker`, the same loops run directly.
 
 Loops share one process pool: single uploads (drain windows), batches (one flow run
-each, two at a time) and a heartbeat that extends the leases of the work in hand. Run
-as many workers as you like, on as many machines: every claim is atomic in the database.
+each, two reading at a time: flows/turns.py) and a heartbeat that extends the leases of
+the work in hand. Run as many workers as you like, on as many machines: every claim is
+atomic in the database.
 Infrastructure trouble (database or object store away) makes a loop back off and try
 again; nothing is failed for it.
 """
@@ -25,6 +26,7 @@ from flows import runtime
 from flows.export import export_status_tables
 from flows.pipeline import process_batch, process_uploads
 from flows.prefect_tls import share_tls_contexts
+from flows.turns import BATCH_LOOPS
 from flows.work import INFRASTRUCTURE_ERRORS, WorkerEnv, heartbeat, recover_singles
 from processors.ocr import ocr_available
 from storage.models import utcnow
@@ -33,9 +35,6 @@ from storage.repositories import work as work_repo
 log = logging.getLogger(__name__)
 
 IDLE_POLL_SECONDS = 0.1
-# Batches one worker reads at once. Two let the next batch start reading while the
-# last one writes its table artifact and status tables.
-BATCHES_AT_ONCE = 2
 RECOVERY_EVERY_SECONDS = 5.0
 MAX_BACKOFF_SECONDS = 10.0
 
@@ -111,16 +110,23 @@ class Worker:
         return True
 
     def batch_step(self) -> bool:
+        """Claim a batch when one waits and a reading turn is free (flows/turns.py), and
+        process it; the batch gives its turn back before its flow run ends."""
         if not self.probe.waiting().batch:
             return False
-        with self.env.db.session() as session:
-            batch = work_repo.claim_batch(session, self.env.owner, self.env.lease)
-            claimed = (batch.id, batch.company_id, batch.document_type) if batch else None
-            session.commit()
-        self.probe.forget()
+        turns = self.env.turns
+        if not turns.take(timeout=IDLE_POLL_SECONDS):
+            return True  # every turn is taken: ask again at once
+        try:
+            claimed = self._claim_batch()
+        except BaseException:
+            turns.give_back()
+            raise
         if claimed is None:
+            turns.give_back()
             return False
         batch_id, company_id, document_type = claimed
+        turns.hold(batch_id)
         with self._batches_lock:
             self.batches_in_hand.add(batch_id)
         self.last_busy = time.monotonic()
@@ -128,10 +134,19 @@ class Worker:
             with tags("batch", f"company:{company_id}", f"document-type:{document_type}"):
                 process_batch(str(batch_id))
         finally:
+            turns.give_back(batch_id)
             with self._batches_lock:
                 self.batches_in_hand.discard(batch_id)
             self.last_busy = time.monotonic()
         return True
+
+    def _claim_batch(self) -> tuple[uuid.UUID, uuid.UUID, str] | None:
+        with self.env.db.session() as session:
+            batch = work_repo.claim_batch(session, self.env.owner, self.env.lease)
+            claimed = (batch.id, batch.company_id, batch.document_type) if batch else None
+            session.commit()
+        self.probe.forget()
+        return claimed
 
     def heartbeat_step(self) -> bool:
         heartbeat(self.env)
@@ -171,7 +186,7 @@ class Worker:
         self.last_busy = time.monotonic()  # idle time counts from when the loops can claim
         loops = {
             "singles": self.singles_step,
-            **{f"batches-{n + 1}": self.batch_step for n in range(BATCHES_AT_ONCE)},
+            **{f"batches-{n + 1}": self.batch_step for n in range(BATCH_LOOPS)},
             "heartbeat": self.heartbeat_step,
         }
         if self.env.settings.tables_export_interval_seconds > 0:

@@ -24,9 +24,10 @@ from bench.rehearse.services import Services
 from storage.models import utcnow
 
 SHARED = ("a", "b", "c")
-# Batches a `serve-queue` run reads at once (flows/worker.py BATCHES_AT_ONCE), and one
-# more per host, so no host waits for a batch to be posted.
-BATCHES_QUEUED_PER_HOST = 3
+# Batches a `serve-queue` run holds at once (flows/turns.py BATCH_LOOPS: two reading, a
+# third claimed as they near their end), and one more per host, so no host waits for a
+# batch to be posted.
+BATCHES_QUEUED_PER_HOST = 4
 
 
 def machine_cpu() -> tuple[float, float]:

@@ -1,6 +1,6 @@
 """What a data team sees of a batch in the Prefect UI, read back from a real Prefect
 server: the run's name and tags, its artifacts, and logs that carry every upload id;
-and a worker reading two batches at once."""
+and a worker reading two batches at once, a third starting as they end."""
 
 from __future__ import annotations
 
@@ -74,28 +74,50 @@ def test_a_batch_run_is_named_tagged_and_logs_every_upload_id(
     assert all(str(upload_id) in text for upload_id in upload_ids), text
 
 
-def test_a_worker_reads_two_batches_at_once(
-    api: TestClient, company: Tenant, env: WorkerEnv
-) -> None:
-    batches = [_posted_batch(api, company, 6, label) for label in ("first", "second")]
-    worker = Worker(env)
-    most_in_hand = 0
+def _most_batches_in_hand(worker: Worker) -> int:
+    """Run the worker until idle; the most batches it held at once."""
+    most = 0
 
     def watch() -> None:
-        nonlocal most_in_hand
+        nonlocal most
         while not worker.stop.is_set():
-            most_in_hand = max(most_in_hand, len(worker.batches_in_hand))
+            most = max(most, len(worker.batches_in_hand))
             time.sleep(0.01)
 
     watcher = threading.Thread(target=watch)
     watcher.start()
     worker.run(idle_seconds=2.0)
     watcher.join()
+    return most
 
-    assert most_in_hand == 2
+
+def _assert_completed(api: TestClient, company: Tenant, batches: list[dict[str, Any]]) -> None:
     for batch in batches:
         body = api.get(f"/v1/uploads/batches/{batch['id']}", headers=company.headers).json()
         assert body["status"] == "completed", body
+
+
+def test_a_worker_reads_two_batches_at_once(
+    api: TestClient, company: Tenant, env: WorkerEnv
+) -> None:
+    batches = [_posted_batch(api, company, 6, label) for label in ("first", "second")]
+    most_in_hand = _most_batches_in_hand(Worker(env))
+
+    assert most_in_hand == 2
+    _assert_completed(api, company, batches)
+
+
+def test_a_batch_with_its_last_documents_in_hand_lets_the_next_one_start(
+    api: TestClient, company: Tenant, env: WorkerEnv
+) -> None:
+    """Two batches read at once; each gives its turn back once every document it has
+    left is in the readers' hands (here at once: 6 files), so a third is claimed while
+    they are still read and end (flows/turns.py)."""
+    batches = [_posted_batch(api, company, 6, label) for label in ("one", "two", "three")]
+    most_in_hand = _most_batches_in_hand(Worker(env))
+
+    assert most_in_hand == 3
+    _assert_completed(api, company, batches)
 
 
 def test_the_heartbeat_extends_the_lease_of_every_batch_in_hand(
