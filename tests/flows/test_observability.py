@@ -11,6 +11,7 @@ import uuid
 from datetime import timedelta
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from prefect import tags
 from prefect.client.orchestration import get_client
@@ -91,33 +92,26 @@ def _most_batches_in_hand(worker: Worker) -> int:
     return most
 
 
-def _assert_completed(api: TestClient, company: Tenant, batches: list[dict[str, Any]]) -> None:
+@pytest.mark.parametrize(
+    ("labels", "most"),
+    [
+        (("first", "second"), 2),
+        # Each gives its reading turn back once every file it has left is in the
+        # readers' hands (here at once: 6 files), so a third is claimed while the
+        # first two are still read and end (flows/turns.py).
+        (("one", "two", "three"), 3),
+    ],
+    ids=["two-read-at-once", "a-third-starts-as-they-end"],
+)
+def test_a_worker_reads_two_batches_at_once_and_starts_the_next_as_they_end(
+    api: TestClient, company: Tenant, env: WorkerEnv, labels: tuple[str, ...], most: int
+) -> None:
+    batches = [_posted_batch(api, company, 6, label) for label in labels]
+
+    assert _most_batches_in_hand(Worker(env)) == most
     for batch in batches:
         body = api.get(f"/v1/uploads/batches/{batch['id']}", headers=company.headers).json()
         assert body["status"] == "completed", body
-
-
-def test_a_worker_reads_two_batches_at_once(
-    api: TestClient, company: Tenant, env: WorkerEnv
-) -> None:
-    batches = [_posted_batch(api, company, 6, label) for label in ("first", "second")]
-    most_in_hand = _most_batches_in_hand(Worker(env))
-
-    assert most_in_hand == 2
-    _assert_completed(api, company, batches)
-
-
-def test_a_batch_with_its_last_documents_in_hand_lets_the_next_one_start(
-    api: TestClient, company: Tenant, env: WorkerEnv
-) -> None:
-    """Two batches read at once; each gives its turn back once every document it has
-    left is in the readers' hands (here at once: 6 files), so a third is claimed while
-    they are still read and end (flows/turns.py)."""
-    batches = [_posted_batch(api, company, 6, label) for label in ("one", "two", "three")]
-    most_in_hand = _most_batches_in_hand(Worker(env))
-
-    assert most_in_hand == 3
-    _assert_completed(api, company, batches)
 
 
 def test_the_heartbeat_extends_the_lease_of_every_batch_in_hand(
