@@ -31,7 +31,7 @@ from flows import runtime
 from flows.export import export_after_batch
 from flows.jobs import Job, JobResult
 from flows.unpack import BatchInfo, unpack
-from flows.work import claim, recover_singles, run_job
+from flows.work import WorkerEnv, claim, recover_singles, run_job
 from storage.links import result_url
 from storage.models import Batch, utcnow
 from storage.repositories import work as work_repo
@@ -75,6 +75,11 @@ JOBS_PER_PROCESS = 8
 PROGRESS_EVERY_SECONDS = 5.0
 
 
+def _files_in_flight(env: WorkerEnv) -> int:
+    """Files a batch's read task or a drain window keeps in the readers' hands at once."""
+    return env.executor.processes * JOBS_PER_PROCESS
+
+
 class _Progress:
     """The batch's progress artifact, updated every few seconds when the batch moved on.
     Each update is an event in the Prefect server (about 60% of its events when it was
@@ -87,6 +92,8 @@ class _Progress:
         self.shown_at = time.monotonic()
         self.finished, self.total = self._counted()
         self.shown = self.finished
+        env = runtime.current()
+        self.turns, self.in_flight = env.turns, _files_in_flight(env)
         self._give_back_turn_when_near_the_end()
 
     def _counted(self) -> tuple[int, int]:
@@ -107,9 +114,8 @@ class _Progress:
     def _give_back_turn_when_near_the_end(self) -> None:
         """Once every document left is in the readers' hands, the next batch may start
         (flows/turns.py)."""
-        env = runtime.current()
-        if self.total - self.finished <= env.executor.processes * JOBS_PER_PROCESS:
-            env.turns.give_back(self.batch_id)
+        if self.total - self.finished <= self.in_flight:
+            self.turns.give_back(self.batch_id)
 
     def show(self, percent: float | None = None) -> None:
         if percent is None and self.finished == self.shown:
@@ -124,7 +130,7 @@ def read_documents_task(jobs: list[Job], label: str, progress: _Progress) -> lis
     """Read the claimed files of a batch, several per reading process in flight; one log
     record at the end, with a line per file (upload id, name, outcome)."""
     env = runtime.current()
-    slots = env.executor.processes * JOBS_PER_PROCESS
+    slots = _files_in_flight(env)
     results = []
     with ThreadPoolExecutor(slots, thread_name_prefix="read") as pool:
         for future in as_completed([pool.submit(run_job, env, job) for job in jobs]):
@@ -202,7 +208,7 @@ def process_uploads(window: str, idle_seconds: float = 3.0, max_seconds: float =
     are made when half the slots are free (or none is in flight): one transaction
     for several uploads, while the other half keeps the reading processes busy."""
     env = runtime.current()
-    slots = env.executor.processes * JOBS_PER_PROCESS
+    slots = _files_in_flight(env)
     started = last_busy = time.monotonic()
     finished = 0
     in_flight: set[Future[JobResult]] = set()
