@@ -20,6 +20,13 @@ from bench.rehearse.load import (
     finished_between,
     hosts_holding_work,
 )
+from bench.rehearse.pg_cost import (
+    cpu_ms_per_document,
+    enable_statement_statistics,
+    postgres_cpu_by_role,
+    reset_statement_statistics,
+    top_statements,
+)
 from bench.rehearse.services import Services
 from storage.models import utcnow
 
@@ -115,14 +122,18 @@ def measure(
     feeder.target = 100 * BATCHES_QUEUED_PER_HOST * len(worker_hosts)
     joined = wait_for_hosts(engine, hostnames, timeout=600)
     time.sleep(15)  # the newest run past its first claims
+    names = {host.address: name for name, host in services.hosts.items()}
+    names[REHEARSAL.bridge_address] = "harness"
+    postgres = services.hosts["a"]
+    reset_statement_statistics(engine)
     window = Window(services.hosts)
+    postgres_before = postgres_cpu_by_role(postgres, names)
     start = utcnow()
     time.sleep(seconds)
     end = utcnow()
+    postgres_after = postgres_cpu_by_role(postgres, names)
     done = finished_between(engine, start, end)
     rate = done / (end - start).total_seconds()
-    names = {host.address: name for name, host in services.hosts.items()}
-    names[REHEARSAL.bridge_address] = "harness"
     connections = connections_by_address(engine)
     return {
         "worker_hosts": len(worker_hosts),
@@ -134,6 +145,10 @@ def measure(
             names.get(address, address): count for address, count in sorted(connections.items())
         },
         **window.report(worker_hosts),
+        "postgres_cpu_ms_per_document_by_role": cpu_ms_per_document(
+            postgres_before, postgres_after, done
+        ),
+        "postgres_statements": top_statements(engine, done),
     }
 
 
@@ -142,6 +157,7 @@ def scaling(
 ) -> dict[str, Any]:
     """Adds a worker host per step; the load runs through all steps."""
     feeder = Feeder(services.api_url(), key, folder, engine, target=100 * BATCHES_QUEUED_PER_HOST)
+    enable_statement_statistics(engine)
     feeder.start()
     steps = []
     try:

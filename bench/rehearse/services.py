@@ -21,6 +21,7 @@ from pathlib import Path
 import httpx2 as httpx
 
 from bench.rehearse.hosts import Host
+from bench.rehearse.pg_cost import STATEMENT_STATISTICS
 from bench.soak_backends import POSTGRES_BIN, PostgresCluster, _as_cluster_owner
 from bench.stack import ORCHESTRATION_NICENESS, _stop_group, _wait_http, prefect_server_settings
 from tests.support.seaweed import ACCESS_KEY, SECRET_KEY, weed_binary
@@ -61,7 +62,7 @@ class HostPostgres(PostgresCluster):
     def _ctl(self, action: str, *args: str) -> None:
         options = (
             f"-p {POSTGRES_PORT} -c listen_addresses={self.host.address} -k {self.directory} "
-            "-c max_connections=400 -c fsync=off"
+            f"-c max_connections=400 -c fsync=off {STATEMENT_STATISTICS}"
         )
         pg_ctl = [
             str(POSTGRES_BIN / "pg_ctl"),
