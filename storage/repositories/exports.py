@@ -10,7 +10,7 @@ skips the per-value Python conversions of the ORM types, the bulk of the cost pe
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Literal
@@ -187,6 +187,29 @@ def partitions_of_batch(
 def _in_partition(column: Any, company_column: Any, partition: Partition) -> list[Any]:
     start, end = partition.bounds
     return [company_column == partition.company_id, column >= start, column < end]
+
+
+def uploads_per_partition(
+    session: Session, partitions: Iterable[Partition]
+) -> dict[Partition, int]:
+    """The uploads of each company/day: what rewriting its partitions costs (index
+    `ix_uploads_company_created`)."""
+    return {
+        partition: int(
+            session.scalar(
+                select(func.count())
+                .select_from(Upload)
+                .where(*_in_partition(Upload.created_at, Upload.company_id, partition))
+            )
+            or 0
+        )
+        for partition in partitions
+    }
+
+
+def files_of_batch(session: Session, batch_id: uuid.UUID) -> int:
+    statement = select(func.count()).select_from(Upload).where(Upload.batch_id == batch_id)
+    return int(session.scalar(statement) or 0)
 
 
 UPLOAD_COLUMNS: Spec = (

@@ -45,6 +45,14 @@ from storage.tables.state import ExportState, load_state, save_state
 # Rows per chunk (and per Parquet row group). Peak memory follows it: measured +117 MiB
 # at 10,000 rows, +254 MiB at 50,000, at the same speed (bench/export.py).
 CHUNK_ROWS = 20_000
+# A partition is rewritten whole, so at a batch's end it is rewritten only while that
+# costs about what the batch's own rows do: up to this many uploads per file of the
+# batch, or up to SMALL_PARTITION_UPLOADS. A bigger company-day is left to the scheduled
+# export, which writes it once per run however many batches changed it (one company
+# posting batch after batch made every batch rewrite a day growing to 20,000 uploads:
+# docs/tables.md).
+UPLOADS_PER_BATCH_FILE = 20
+SMALL_PARTITION_UPLOADS = 200
 
 
 @dataclass
@@ -56,6 +64,7 @@ class ExportRun:
     batch_id: uuid.UUID | None = None
     upload_partitions: int = 0
     batch_partitions: int = 0
+    left_to_the_schedule: int = 0
     rows: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
 
@@ -70,9 +79,14 @@ class ExportRun:
             scope = "full"
         else:
             scope = f"changes since {self.since:%Y-%m-%dT%H:%M:%SZ}"
+        left = (
+            f", {self.left_to_the_schedule} too big, left to the scheduled export"
+            if self.left_to_the_schedule
+            else ""
+        )
         return (
             f"{scope}: {self.upload_partitions} upload and {self.batch_partitions} batch "
-            f"partitions ({counted or 'no rows'}) in {self.seconds:.1f} s"
+            f"partitions ({counted or 'no rows'}) in {self.seconds:.1f} s{left}"
         )
 
 
@@ -159,11 +173,21 @@ class Exporter:
         return run
 
     def export_batch(self, batch_id: uuid.UUID) -> ExportRun:
-        """The partitions a batch touches: its own and those of its files. The
-        watermark stays: the scheduled run still looks at everything else."""
+        """The partitions a batch touches, its own and those of its files, unless one is
+        too big to rewrite for one batch (UPLOADS_PER_BATCH_FILE). The watermark stays:
+        the scheduled run still looks at everything else."""
         with self.db.read_session() as session:
             uploads, batches = repo.partitions_of_batch(session, batch_id)
-        return self.export_partitions(uploads, batches, ExportRun(batch_id=batch_id))
+            sizes = repo.uploads_per_partition(session, uploads | batches)
+            files = repo.files_of_batch(session, batch_id)
+        limit = max(SMALL_PARTITION_UPLOADS, UPLOADS_PER_BATCH_FILE * files)
+        small_uploads = [partition for partition in uploads if sizes[partition] <= limit]
+        small_batches = [partition for partition in batches if sizes[partition] <= limit]
+        run = ExportRun(batch_id=batch_id)
+        run.left_to_the_schedule = (
+            len(uploads) + len(batches) - len(small_uploads) - len(small_batches)
+        )
+        return self.export_partitions(small_uploads, small_batches, run)
 
 
 def export_changed(

@@ -23,6 +23,7 @@ from storage.objectstore import LocalDirStore, ObjectStore, build_object_store
 from storage.repositories import uploads as upload_repo
 from storage.settings import Settings
 from storage.states import UploadStatus
+from storage.tables import export
 from storage.tables.export import export_batch, export_changed
 from storage.tables.parquet import write_partition
 from storage.tables.read import scan_table
@@ -305,6 +306,29 @@ def test_a_batch_export_writes_its_partitions_and_leaves_the_watermark(
     assert load_state(store) is None
     assert _frame(store, BATCHES)["batch_id"].to_list() == [str(batch_id)]
     assert _frame(store, UPLOADS).height == 3  # the batch's day, with its other uploads
+
+
+def test_a_batch_leaves_a_company_day_too_big_for_it_to_the_scheduled_export(
+    database: Database,
+    store: ObjectStore,
+    settings: Settings,
+    tenant: Tenant,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    uploads = _seed(database, tenant.company_id)  # its day: 3 uploads, 1 in the batch
+    batch_id = uploads["in_batch"].batch_id
+    assert batch_id is not None
+    monkeypatch.setattr(export, "SMALL_PARTITION_UPLOADS", 2)
+    monkeypatch.setattr(export, "UPLOADS_PER_BATCH_FILE", 2)
+
+    run = export_batch(database, store, settings, batch_id)
+
+    assert (run.upload_partitions, run.batch_partitions, run.left_to_the_schedule) == (0, 0, 2)
+    assert run.summary().endswith("2 too big, left to the scheduled export")
+    assert _frame(store, UPLOADS).height == 0
+    export_changed(database, store, settings)
+    assert _frame(store, UPLOADS).height == 4
+    assert _frame(store, BATCHES)["batch_id"].to_list() == [str(batch_id)]
 
 
 def test_a_table_never_written_reads_as_empty(store: ObjectStore) -> None:
