@@ -11,6 +11,7 @@ again; nothing is failed for it.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import logging
 import math
@@ -19,6 +20,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
+from pathlib import Path
 
 from prefect import flow, get_run_logger, tags
 
@@ -223,8 +225,15 @@ PIPELINE_NICENESS = 5
 
 def yield_to_the_api() -> None:
     """Lower this process's priority (before the reading processes start: they inherit
-    it), so requests to the API get a busy machine's CPU first."""
+    it), so requests to the API get a busy machine's CPU first. Where sessions are
+    autogroups (Linux's default on many machines), a process's niceness weighs only
+    against its own session, and sessions share the CPU by their autogroup's niceness:
+    that is lowered too when the session is this process's own (a flow run's is; a
+    terminal's is left alone)."""
     os.nice(PIPELINE_NICENESS)
+    if os.getsid(0) == os.getpid():
+        with contextlib.suppress(OSError):
+            Path("/proc/self/autogroup").write_text(str(PIPELINE_NICENESS))
 
 
 def warn_without_ocr(command: str) -> str | None:
