@@ -143,16 +143,11 @@ class Host:
     def cpu_seconds_by_command(self) -> dict[str, float]:
         """CPU time of the host's live processes by command name, their reaped children
         included (a Postgres backend that ended counts for the postmaster)."""
-        ticks = os.sysconf("SC_CLK_TCK")
         found: dict[str, float] = {}
         for pid in self.pids():
-            try:
-                stat = Path(f"/proc/{pid}/stat").read_text()
-            except OSError:
-                continue
-            command = stat[stat.index("(") + 1 : stat.rindex(")")]
-            times = stat[stat.rindex(")") + 2 :].split()[11:15]  # utime stime cutime cstime
-            found[command] = found.get(command, 0.0) + sum(int(t) for t in times) / ticks
+            if (spent := process_cpu(pid)) is not None:
+                command, seconds = spent
+                found[command] = found.get(command, 0.0) + seconds
         return found
 
     def throttled_seconds(self) -> float:
@@ -249,6 +244,18 @@ def _drop_between(tc: tuple[str, ...], link: str, direction: str, address: str) 
         "flowid",
         CUT_BAND,
     )
+
+
+def process_cpu(pid: int) -> tuple[str, float] | None:
+    """A live process's command name and CPU seconds, its reaped children included;
+    None once it is gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    command = stat[stat.index("(") + 1 : stat.rindex(")")]
+    times = stat[stat.rindex(")") + 2 :].split()[11:15]  # utime stime cutime cstime
+    return command, sum(int(t) for t in times) / os.sysconf("SC_CLK_TCK")
 
 
 def _cgroup_pids(group: Path) -> list[int]:

@@ -6,13 +6,12 @@ a statement or a role."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, text
 
-from bench.rehearse.hosts import Host
+from bench.rehearse.hosts import Host, process_cpu
 
 # `-c` options for the cluster (bench/rehearse/services.py): statement statistics.
 STATEMENT_STATISTICS = "-c shared_preload_libraries=pg_stat_statements"
@@ -74,20 +73,13 @@ def _role(pid: int, hosts_by_address: dict[str, str]) -> str | None:
 
 def postgres_cpu_by_role(host: Host, hosts_by_address: dict[str, str]) -> dict[str, float]:
     """CPU seconds of host A's Postgres processes by role, reaped children included."""
-    ticks = os.sysconf("SC_CLK_TCK")
     found: dict[str, float] = {}
     for pid in host.pids():
-        try:
-            stat = Path(f"/proc/{pid}/stat").read_text()
-        except OSError:
+        spent = process_cpu(pid)
+        if spent is None or spent[0] != "postgres":
             continue
-        if stat[stat.index("(") + 1 : stat.rindex(")")] != "postgres":
-            continue
-        role = _role(pid, hosts_by_address)
-        if role is None:
-            continue
-        times = stat[stat.rindex(")") + 2 :].split()[11:15]
-        found[role] = found.get(role, 0.0) + sum(int(t) for t in times) / ticks
+        if (role := _role(pid, hosts_by_address)) is not None:
+            found[role] = found.get(role, 0.0) + spent[1]
     return found
 
 

@@ -7,6 +7,7 @@ import contextlib
 import os
 import signal
 import subprocess
+import sys
 from pathlib import Path
 
 from sqlalchemy import Engine
@@ -41,6 +42,18 @@ def worker_environment(env: WorkerEnv, engine: Engine, prefect_url: str) -> dict
             "DOCINTAKE_S3_SECRET_KEY": SECRET_KEY,
         }
     return variables
+
+
+def python_output(code: str, own_session: bool = False) -> str:
+    """What `code` prints when run by a fresh interpreter (a fresh forkserver, say)."""
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+        start_new_session=own_session,
+    ).stdout
 
 
 def descendants(pid: int) -> list[int]:

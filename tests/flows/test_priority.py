@@ -3,13 +3,12 @@ autogroups, its session's (in a process of its own session, as a flow run has)."
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from flows.worker import PIPELINE_NICENESS
+from tests.flows.processes import python_output
 
 YIELD_AND_TELL = """
 import os
@@ -21,15 +20,8 @@ print(open("/proc/self/autogroup").read() if os.path.exists("/proc/self/autogrou
 
 
 def test_a_pipeline_process_lowers_its_niceness_and_its_sessions() -> None:
-    answer = subprocess.run(
-        [sys.executable, "-c", YIELD_AND_TELL],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-        start_new_session=True,
-    )
-    niceness, autogroup = [*answer.stdout.splitlines(), ""][:2]
+    answer = python_output(YIELD_AND_TELL, own_session=True)
+    niceness, autogroup = [*answer.splitlines(), ""][:2]
     assert int(niceness) >= PIPELINE_NICENESS
     if not Path("/proc/self/autogroup").exists():
         pytest.skip("this kernel has no autogroups")

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -18,6 +16,7 @@ from flows.executor import DocumentExecutor, OverLimit, WorkerLost
 from flows.fair_queue import FairQueue
 from flows.reader_process import ReaderLimits
 from processors.base import CompanyProfile, DocumentType, ProcessingContext
+from tests.flows.processes import python_output
 from tests.flows.samples import blank_pdf, corpus_file
 
 LIMITS = ReaderLimits(time_limit=20.0, cpu_seconds=2.0, memory_bytes=256 * 1024 * 1024)
@@ -142,11 +141,4 @@ def test_reading_processes_start_with_their_modules_loaded() -> None:
     """The forkserver imports them once (a fresh interpreter: the forkserver is one per
     process, and other tests start it without them); a reading process forked from it,
     the first or one started again after a death, does not import them itself."""
-    answer = subprocess.run(
-        [sys.executable, "-c", LOADED_IN_A_READER],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    assert answer.stdout.strip() == "True"
+    assert python_output(LOADED_IN_A_READER).strip() == "True"
