@@ -207,11 +207,6 @@ def uploads_per_partition(
     }
 
 
-def files_of_batch(session: Session, batch_id: uuid.UUID) -> int:
-    statement = select(func.count()).select_from(Upload).where(Upload.batch_id == batch_id)
-    return int(session.scalar(statement) or 0)
-
-
 UPLOAD_COLUMNS: Spec = (
     ("upload_id", Upload.id, "uuid"),
     ("batch_id", Upload.batch_id, "uuid"),

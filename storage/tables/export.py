@@ -26,6 +26,7 @@ import polars as pl
 from storage.db import Database
 from storage.models import utcnow
 from storage.objectstore import ObjectStore
+from storage.repositories import batches as batch_repo
 from storage.repositories import exports as repo
 from storage.repositories.exports import Partition
 from storage.settings import Settings
@@ -179,7 +180,7 @@ class Exporter:
         with self.db.read_session() as session:
             uploads, batches = repo.partitions_of_batch(session, batch_id)
             sizes = repo.uploads_per_partition(session, uploads | batches)
-            files = repo.files_of_batch(session, batch_id)
+            files = batch_repo.count_uploads(session, batch_id)
         limit = max(SMALL_PARTITION_UPLOADS, UPLOADS_PER_BATCH_FILE * files)
         small_uploads = [partition for partition in uploads if sizes[partition] <= limit]
         small_batches = [partition for partition in batches if sizes[partition] <= limit]
