@@ -1,11 +1,11 @@
 """Prefect flows and thin tasks. The work itself is in flows/work.py and flows/unpack.py.
 
 - `process-batch` (run name `batch-<id>`, tags company and document type): unpack the
-  archive, read its files in one `read-documents` task run (several files in flight per
-  reading process), keep a progress artifact current every few seconds, end with a
-  table artifact keyed `batch-<id>` and the batch's partitions of the status tables.
-  Unpacking and the tables are steps of the flow, not task runs of their own: a task
-  run costs several Prefect API calls and server events (docs/throughput.md).
+  archive, read its files (several in flight per reading process), keep a progress
+  artifact current every few seconds, end with a table artifact keyed `batch-<id>` and
+  the batch's partitions of the status tables. Every step is a step of the flow, not a
+  task run of its own: a task run costs several Prefect API calls and server events
+  and its engine's CPU in this process (docs/throughput.md).
 - `process-uploads` (run name `uploads-<time>`): a drain window for single uploads. It
   keeps claiming queued single uploads until the queue has been idle for a while, so a
   flow run's fixed cost (about a second here) is paid per window, not per upload.
@@ -19,13 +19,12 @@ import uuid
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, as_completed, wait
 from typing import Any
 
-from prefect import flow, get_run_logger, task
+from prefect import flow, get_run_logger
 from prefect.artifacts import (
     create_progress_artifact,
     create_table_artifact,
     update_progress_artifact,
 )
-from prefect.cache_policies import NO_CACHE
 
 from flows import runtime
 from flows.export import export_after_batch
@@ -76,19 +75,19 @@ PROGRESS_EVERY_SECONDS = 5.0
 
 
 def _files_in_flight(env: WorkerEnv) -> int:
-    """Files a batch's read task or a drain window keeps in the readers' hands at once."""
+    """Files a batch or a drain window keeps in the readers' hands at once."""
     return env.executor.processes * JOBS_PER_PROCESS
 
 
 class _Progress:
     """The batch's progress artifact, updated every few seconds when the batch moved on.
     Each update is an event in the Prefect server (about 60% of its events when it was
-    sent every second)."""
+    sent every second). It is made at its first showing: a batch read within
+    PROGRESS_EVERY_SECONDS makes it once, at 100%, instead of at 0% and again at 100%."""
 
     def __init__(self, batch_id: uuid.UUID) -> None:
-        artifact = create_progress_artifact(0.0, description=f"batch {batch_id}")
-        assert isinstance(artifact, uuid.UUID)  # the sync API returns the id itself
-        self.artifact, self.batch_id = artifact, batch_id
+        self.artifact: uuid.UUID | None = None
+        self.batch_id = batch_id
         self.shown_at = time.monotonic()
         self.finished, self.total = self._counted()
         self.shown = self.finished
@@ -121,12 +120,16 @@ class _Progress:
         if percent is None and self.finished == self.shown:
             return
         value = 100.0 * self.finished / max(self.total, 1) if percent is None else percent
-        update_progress_artifact(self.artifact, value)
+        if self.artifact is None:
+            artifact = create_progress_artifact(value, description=f"batch {self.batch_id}")
+            assert isinstance(artifact, uuid.UUID)  # the sync API returns the id itself
+            self.artifact = artifact
+        else:
+            update_progress_artifact(self.artifact, value)
         self.shown, self.shown_at = self.finished, time.monotonic()
 
 
-@task(name="read-documents", task_run_name="read-{label}", cache_policy=NO_CACHE)
-def read_documents_task(jobs: list[Job], label: str, progress: _Progress) -> list[JobResult]:
+def _read_files(jobs: list[Job], progress: _Progress) -> list[JobResult]:
     """Read the claimed files of a batch, several per reading process in flight; one log
     record at the end, with a line per file (upload id, name, outcome)."""
     env = runtime.current()
@@ -173,7 +176,7 @@ def _batch_rows(batch_id: uuid.UUID) -> list[dict[str, Any]]:
 
 @flow(name="process-batch", flow_run_name="batch-{batch_id}")
 def process_batch(batch_id: str) -> dict[str, int]:
-    """Unpack, then read in one task run; another worker's files (its lease not yet
+    """Unpack, then read; another worker's files (its lease not yet
     expired) are taken over when they come free."""
     logger = get_run_logger()
     env = runtime.current()
@@ -184,7 +187,7 @@ def process_batch(batch_id: str) -> dict[str, int]:
         _recover_batch(key)
         jobs = claim(env, limit=10_000, batch_id=key)
         if jobs:
-            read_documents_task(jobs, f"{len(jobs)}-files", progress)
+            _read_files(jobs, progress)
         elif progress.recount():
             break
         else:
