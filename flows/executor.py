@@ -197,6 +197,8 @@ class DocumentExecutor:
             time_limit=time_limit, cpu_seconds=time_limit + HARD_LIMIT_GRACE_SECONDS
         )
         self._queue: FairQueue[_Request] = FairQueue()
+        self._unanswered = 0
+        self._unanswered_lock = threading.Lock()
         self._slots = [_Slot(self.limits, niceness, compile_rules) for _ in range(self.processes)]
         self._threads = [
             threading.Thread(target=self._serve, args=(slot,), name=f"reader-{n}", daemon=True)
@@ -223,8 +225,20 @@ class DocumentExecutor:
     def submit(self, lane: str, call: Callable[..., Any], *args: Any) -> Future[Any]:
         """Run `call(*args)` in a reading process; lanes (companies) take turns."""
         future: Future[Any] = Future()
+        with self._unanswered_lock:
+            self._unanswered += 1
         self._queue.put(lane, _Request(call, args, future))
         return future
+
+    def _answered(self) -> None:
+        """Before the answer is set: whoever it wakes sees the executor as it is."""
+        with self._unanswered_lock:
+            self._unanswered -= 1
+
+    def reading(self) -> bool:
+        """Whether any request is queued or being served."""
+        with self._unanswered_lock:
+            return self._unanswered > 0
 
     def read(self, data: bytes, context: ProcessingContext, lane: str = "") -> ReadOutcome:
         """Read one document. Raises WorkerLost if its process died while reading it."""
@@ -268,15 +282,21 @@ class DocumentExecutor:
     def _serve(self, slot: _Slot) -> None:
         while (request := self._queue.get()) is not None:
             if not request.future.set_running_or_notify_cancel():
+                self._answered()
                 continue
             try:
-                request.future.set_result(slot.ask(request.call, request.args, self.limits))
+                answer = slot.ask(request.call, request.args, self.limits)
             except BaseException as exc:
+                self._answered()
                 request.future.set_exception(exc)
+            else:
+                self._answered()
+                request.future.set_result(answer)
         slot.stop()
 
     def shutdown(self) -> None:
         for request in self._queue.close():
+            self._answered()
             request.future.cancel()
         for thread in self._threads:
             thread.join(timeout=30)

@@ -8,7 +8,9 @@ together in one transaction: one per document when documents arrive far apart, o
 several when they arrive a few milliseconds apart (a batch, busy singles). Writing what
 had arrived by the time the last transaction ended made groups of one: 780 transactions
 for 800 documents of eight batches; waiting up to 20 ms for the next outcome, 361, and
-the pipeline process spent about 30 % less CPU (docs/throughput.md).
+the pipeline process spent about 30 % less CPU (docs/throughput.md). The writer waits
+only while documents are being read (`more_coming`): the last outcome of a batch, or a
+lone single upload, is written at once.
 
 Each caller waits until its own outcome is committed, so a caller that returned knows
 its document is booked, and an error (a database away) reaches every caller of the
@@ -17,11 +19,13 @@ group, each of which then gives its upload back.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sqlalchemy.exc import IntegrityError
@@ -40,11 +44,10 @@ log = logging.getLogger(__name__)
 
 MAX_GROUP = 32
 # A transaction costs this process about as much CPU as a few outcomes in it (ORM flush,
-# look-ups, commit), and reading processes finish documents a few milliseconds apart:
-# waiting that long for the next outcome makes groups of several. A lone document
-# waits one gap.
-GATHER_GAP_SECONDS = 0.02
-GATHER_MAX_SECONDS = 0.1
+# look-ups, commit), and reading processes finish documents tens of milliseconds apart:
+# waiting that long for the next outcome makes groups of several.
+GATHER_GAP_SECONDS = 0.05
+GATHER_MAX_SECONDS = 0.2
 
 Booked = tuple[uuid.UUID, str]
 
@@ -61,10 +64,17 @@ class _Entry:
     error: BaseException | None = None
 
 
+def _always() -> bool:
+    return True
+
+
 class Recorder:
-    def __init__(self, db: Database, owner: str) -> None:
+    def __init__(self, db: Database, owner: str, more_coming: Callable[[], bool] = _always) -> None:
+        """`more_coming`: whether an outcome may follow soon (documents are being read);
+        while it says no, the writer does not wait for one."""
         self.db = db
         self.owner = owner
+        self.more_coming = more_coming
         self._queue: queue.SimpleQueue[_Entry] = queue.SimpleQueue()
         self._start_lock = threading.Lock()
         self._writer: threading.Thread | None = None
@@ -103,15 +113,19 @@ class Recorder:
     def _gather(self, first: _Entry) -> list[_Entry]:
         """The first outcome and those that follow it closely: while outcomes keep
         arriving within `GATHER_GAP_SECONDS` of each other, for at most
-        `GATHER_MAX_SECONDS`, they share one transaction."""
+        `GATHER_MAX_SECONDS`, and documents are being read, they share one transaction.
+        Outcomes already waiting always join."""
         group = [first]
         until = time.monotonic() + GATHER_MAX_SECONDS
         while len(group) < MAX_GROUP:
+            with contextlib.suppress(queue.Empty):
+                group.append(self._queue.get_nowait())
+                continue
             wait = min(GATHER_GAP_SECONDS, until - time.monotonic())
+            if wait <= 0 or not self.more_coming():
+                break
             try:
-                group.append(
-                    self._queue.get(timeout=wait) if wait > 0 else self._queue.get_nowait()
-                )
+                group.append(self._queue.get(timeout=wait))
             except queue.Empty:
                 break
         return group

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -49,16 +49,23 @@ def live_results_for_bookings(
     """The live results (id, type) booked for any of these (company, sha256, type)."""
     if not bookings:
         return {}
-    statement = select(Result.company_id, Result.sha256, Result.id, Result.type).where(
-        Result.company_id.in_({company for company, _, _ in bookings}),
-        Result.sha256.in_({sha256 for _, sha256, _ in bookings}),
-        Result.deleted_at.is_(None),
-    )
+    parameters = {
+        "companies": list({company for company, _, _ in bookings}),
+        "contents": list({sha256 for _, sha256, _ in bookings}),
+    }
     found = {
         (row.company_id, row.sha256, row.type): (row.id, row.type)
-        for row in session.execute(statement)
+        for row in session.execute(_LIVE_RESULTS_OF_CONTENTS, parameters)
     }
     return {booking: found[booking] for booking in bookings if booking in found}
+
+
+# Built once (the recorder asks in every transaction).
+_LIVE_RESULTS_OF_CONTENTS = select(Result.company_id, Result.sha256, Result.id, Result.type).where(
+    Result.company_id.in_(bindparam("companies", expanding=True)),
+    Result.sha256.in_(bindparam("contents", expanding=True)),
+    Result.deleted_at.is_(None),
+)
 
 
 def live_results_for_contents(

@@ -108,6 +108,15 @@ def test_the_reading_processes_answer_while_one_spins(readers: DocumentExecutor)
         spinning.result()
 
 
+def test_the_executor_tells_whether_it_is_reading(readers: DocumentExecutor) -> None:
+    """The recorder waits for more outcomes only while documents are being read."""
+    assert not readers.reading()
+    napping = readers.submit("a", nap, 0.3)
+    assert readers.reading()
+    assert napping.result() == "rested"
+    assert not readers.reading()
+
+
 def test_lanes_take_turns() -> None:
     queue: FairQueue[str] = FairQueue()
     for n in range(3):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from datetime import timedelta
@@ -15,7 +16,7 @@ from sqlalchemy.exc import OperationalError
 
 from flows.jobs import Job, JobResult
 from flows.reader_process import ReadOutcome
-from flows.recorder import MAX_GROUP, Recorder, _Entry
+from flows.recorder import GATHER_GAP_SECONDS, MAX_GROUP, Recorder, _Entry
 from storage.db import Database
 from storage.models import Result, StatusChange, Upload, utcnow
 from storage.repositories import results as result_repo
@@ -214,3 +215,16 @@ def test_outcomes_that_follow_closely_are_gathered_into_one_group(db: Database) 
     group = recorder._gather(entries[0])
     assert group == entries[:MAX_GROUP]
     assert recorder._gather(recorder._queue.get()) == entries[MAX_GROUP:]
+
+
+def test_the_writer_does_not_wait_while_nothing_is_being_read(db: Database) -> None:
+    """A lone outcome (the last of a batch, a single upload) is written at once; those
+    already waiting still join it."""
+    jobs = _claimed(db, [f"{i:064x}" for i in range(3)])
+    recorder = Recorder(db, OWNER, more_coming=lambda: False)
+    entries = [_Entry(job, INVOICE) for job in jobs]
+    for entry in entries[1:]:
+        recorder._queue.put(entry)
+    started = time.monotonic()
+    assert recorder._gather(entries[0]) == entries
+    assert time.monotonic() - started < GATHER_GAP_SECONDS / 2
