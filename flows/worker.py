@@ -112,15 +112,14 @@ class Worker:
         return True
 
     def batch_step(self) -> bool:
-        """Claim a batch when one waits and a reading turn is free (flows/turns.py), and
-        process it; the batch gives its turn back before its flow run ends."""
-        if not self.probe.waiting().batch:
-            return False
+        """Claim a batch when a reading turn is free (flows/turns.py) and one waits, and
+        process it; the batch gives its turn back before its flow run ends. While every
+        turn is taken the loop waits for one without asking the database."""
         turns = self.env.turns
         if not turns.take(timeout=IDLE_POLL_SECONDS):
-            return True  # every turn is taken: ask again at once
+            return True  # every turn is taken: wait again at once
         try:
-            claimed = self._claim_batch()
+            claimed = self._claim_batch() if self.probe.waiting().batch else None
         except BaseException:
             turns.give_back()
             raise
