@@ -49,22 +49,29 @@ def live_results_for_bookings(
     """The live results (id, type) booked for any of these (company, sha256, type)."""
     if not bookings:
         return {}
-    parameters = {
-        "companies": list({company for company, _, _ in bookings}),
-        "contents": list({sha256 for _, sha256, _ in bookings}),
-    }
-    found = {
-        (row.company_id, row.sha256, row.type): (row.id, row.type)
-        for row in session.execute(_LIVE_RESULTS_OF_CONTENTS, parameters)
-    }
+    rows = _live_rows(
+        session, {company for company, _, _ in bookings}, {sha256 for _, sha256, _ in bookings}
+    )
+    found = {(row.company_id, row.sha256, row.type): (row.id, row.type) for row in rows}
     return {booking: found[booking] for booking in bookings if booking in found}
 
 
-# Built once (the recorder asks in every transaction).
-_LIVE_RESULTS_OF_CONTENTS = select(Result.company_id, Result.sha256, Result.id, Result.type).where(
-    Result.company_id.in_(bindparam("companies", expanding=True)),
-    Result.sha256.in_(bindparam("contents", expanding=True)),
-    Result.deleted_at.is_(None),
+def _live_rows(session: Session, companies: set[uuid.UUID], contents: set[str]) -> Any:
+    """Live results of any of these companies with any of these contents, oldest first
+    (a superset of the pairs asked for: callers pick theirs)."""
+    parameters = {"companies": list(companies), "contents": list(contents)}
+    return session.execute(_LIVE_RESULTS, parameters)
+
+
+# Built once: the recorder asks in every transaction, a claim in every claim.
+_LIVE_RESULTS = (
+    select(Result.company_id, Result.sha256, Result.id, Result.type)
+    .where(
+        Result.company_id.in_(bindparam("companies", expanding=True)),
+        Result.sha256.in_(bindparam("contents", expanding=True)),
+        Result.deleted_at.is_(None),
+    )
+    .order_by(Result.created_at, Result.id)
 )
 
 
@@ -74,16 +81,10 @@ def live_results_for_contents(
     """Every live result of these (company, sha256) pairs, oldest first."""
     if not contents:
         return {}
-    statement = (
-        select(Result.company_id, Result.sha256, Result.id, Result.type)
-        .where(
-            Result.company_id.in_({company for company, _ in contents}),
-            Result.sha256.in_({sha256 for _, sha256 in contents}),
-            Result.deleted_at.is_(None),
-        )
-        .order_by(Result.created_at, Result.id)
+    live = _live_rows(
+        session, {company for company, _ in contents}, {sha256 for _, sha256 in contents}
     )
-    rows = [row for row in session.execute(statement) if (row.company_id, row.sha256) in contents]
+    rows = [row for row in live if (row.company_id, row.sha256) in contents]
     read_as = _document_types_of(session, [row.id for row in rows])
     found: dict[Content, list[LiveResult]] = {}
     for row in rows:
