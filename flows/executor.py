@@ -284,14 +284,17 @@ class DocumentExecutor:
             if not request.future.set_running_or_notify_cancel():
                 self._answered()
                 continue
+            answer: Any = None
+            error: BaseException | None = None
             try:
                 answer = slot.ask(request.call, request.args, self.limits)
             except BaseException as exc:
-                self._answered()
-                request.future.set_exception(exc)
-            else:
-                self._answered()
+                error = exc
+            self._answered()
+            if error is None:
                 request.future.set_result(answer)
+            else:
+                request.future.set_exception(error)
         slot.stop()
 
     def shutdown(self) -> None:
