@@ -9,9 +9,11 @@ slot starts a new process. Limits, from the request's point of view:
 - a hard wall-clock limit here: a request not answered within the limit plus a grace
   period has its process killed (code stuck in C);
 - the kernel's CPU-time limit (SIGXCPU) and memory limits inside the child.
-Over a time or CPU limit is the request's own deterministic fault (`OverLimit`); any
-other death (`WorkerLost`) may be chance (an operator's kill, the OOM killer), so the
-caller counts it and gives up only when it happens again.
+Over a time or CPU limit is the request's own deterministic fault (`OverLimit`). A
+process killed with SIGKILL (`ReaderKilled`) was killed from outside: an operator, the
+OOM killer, a shutdown; the request's own memory is bounded by the process's limits, so
+this is never charged. Any other death (`WorkerLost`: a crash in C, an abort) may be the
+document's doing, so the caller counts it and gives up only when it happens again.
 """
 
 from __future__ import annotations
@@ -68,7 +70,13 @@ class OverLimit(ReaderStopped):
 
 
 class WorkerLost(ReaderStopped):
-    """The process serving the request died: killed, crashed, or out of memory in C."""
+    """The process serving the request crashed (a signal other than SIGKILL, or an exit
+    code): possibly the document's doing."""
+
+
+class ReaderKilled(ReaderStopped):
+    """The process serving the request was killed from outside (SIGKILL), or was dead
+    before the request reached it: not the request's doing."""
 
 
 class ReaderUnavailable(OSError):
@@ -142,6 +150,8 @@ class _Slot:
             code = self._reap()
             if code == -signal.SIGXCPU:
                 raise OverLimit(cpu_message(limits)) from None
+            if code == -signal.SIGKILL:
+                raise ReaderKilled("the reading process was killed (SIGKILL)") from None
             raise WorkerLost(f"the reading process died (exit code {code})") from None
         if retiring:
             self.stop()
@@ -241,7 +251,8 @@ class DocumentExecutor:
             return self._unanswered > 0
 
     def read(self, data: bytes, context: ProcessingContext, lane: str = "") -> ReadOutcome:
-        """Read one document. Raises WorkerLost if its process died while reading it."""
+        """Read one document. Raises WorkerLost if its process crashed while reading it,
+        ReaderKilled if it was killed."""
         outcome: ReadOutcome = self._answer(
             self.submit(lane, read_in_child, data, context, self.limits)
         )

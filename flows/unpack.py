@@ -9,7 +9,8 @@ All or nothing: the upload rows are inserted in one transaction at the end, so a
 unpack interrupted half-way leaves no rows and the next attempt starts over. An
 archive that breaks the limits fails the batch and keeps nothing. Store or disk
 trouble makes the batch wait (its lease runs out, it is claimed again). A batch whose
-unpack kills its process `MAX_CRASHES` times fails.
+unpack crashes its process `MAX_CRASHES` times fails; an unpack killed from outside
+(SIGKILL) is tried again uncharged, `MAX_TAKES` times at most.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import time
 import uuid
 from dataclasses import dataclass
 
-from flows.executor import ReaderStopped
+from flows.executor import ReaderKilled, ReaderStopped
 from flows.work import MISSING_PAUSE_SECONDS, MISSING_TRIES, WorkerEnv
 from processors.archive import (
     ArchiveLimits,
@@ -157,7 +158,7 @@ def _fail_batch(env: WorkerEnv, batch_id: uuid.UUID, code: str, message: str) ->
 def _report(env: WorkerEnv, batch: BatchInfo) -> UnpackReport | None:
     """Unpack in a reading process; None once the batch has failed for good (its unpack
     killed MAX_CRASHES processes, or its archive is gone)."""
-    limits, missing = _limits(env), 0
+    limits, missing, kills = _limits(env), 0, 0
     while True:
         try:
             report: UnpackReport = env.executor.submit(
@@ -168,6 +169,13 @@ def _report(env: WorkerEnv, batch: BatchInfo) -> UnpackReport | None:
                 batch.object_key,
                 limits,
             ).result()
+        except ReaderKilled as killed:
+            kills += 1
+            log.warning("batch %s: unpacking killed (%d), not charged: %s", batch.id, kills, killed)
+            if kills >= work_repo.MAX_TAKES:
+                _give_up(env, batch, f"Unpacking the archive was killed {kills} times")
+                return None
+            continue
         except ReaderStopped as stopped:
             if _charge_crash(env, batch, stopped):
                 return None
@@ -193,13 +201,14 @@ def _charge_crash(env: WorkerEnv, batch: BatchInfo, stopped: ReaderStopped) -> b
         session.commit()
     if crashes < work_repo.MAX_CRASHES:
         return False
-    discard_entries(env.store, batch.id, env.settings.max_archive_files)
-    message = (
-        f"Unpacking the archive stopped its process {crashes} times ({stopped}); "
-        "nothing of it was read."
-    )
-    _fail_batch(env, batch.id, FailureCode.PROCESSING_FAILED.value, message)
+    _give_up(env, batch, f"Unpacking the archive stopped its process {crashes} times ({stopped})")
     return True
+
+
+def _give_up(env: WorkerEnv, batch: BatchInfo, why: str) -> None:
+    discard_entries(env.store, batch.id, env.settings.max_archive_files)
+    message = f"{why}; nothing of it was read."
+    _fail_batch(env, batch.id, FailureCode.PROCESSING_FAILED.value, message)
 
 
 def unpack(env: WorkerEnv, batch: BatchInfo) -> int:

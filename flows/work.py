@@ -14,7 +14,7 @@ from datetime import timedelta
 
 from sqlalchemy.exc import DBAPIError
 
-from flows.executor import DocumentExecutor, WorkerLost
+from flows.executor import DocumentExecutor, ReaderKilled, WorkerLost
 from flows.jobs import Job, JobResult
 from flows.reader_process import ReadOutcome
 from flows.recorder import Recorder
@@ -133,8 +133,8 @@ def _release(env: WorkerEnv, job: Job) -> None:
 
 
 def _charge_crash(env: WorkerEnv, job: Job, lost: WorkerLost) -> JobResult:
-    """Its reading process died: this upload alone is charged (others in flight were in
-    other processes and go on)."""
+    """Its reading process crashed: this upload alone is charged (others in flight were
+    in other processes and go on)."""
     log.error("upload %s (%s): its reading process died: %s", job.upload_id, job.file_name, lost)
     try:
         with env.db.session() as session:
@@ -202,6 +202,10 @@ def run_job(env: WorkerEnv, job: Job) -> JobResult:
         return result
     except WorkerLost as lost:
         return _charge_crash(env, job, lost)
+    except ReaderKilled as killed:
+        log.warning("upload %s: given back, not charged: %s", job.upload_id, killed)
+        _release(env, job)
+        return JobResult(job.upload_id, job.file_name, "released")
     except INFRASTRUCTURE_ERRORS as exc:
         log.warning("upload %s: infrastructure error, given back: %s", job.upload_id, exc)
         _release(env, job)

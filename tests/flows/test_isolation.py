@@ -3,6 +3,7 @@ others. Real reading processes, a real database and store."""
 
 from __future__ import annotations
 
+import signal
 import threading
 import time
 import uuid
@@ -65,9 +66,8 @@ def test_a_single_upload_is_not_stuck_behind_another_company_bulk(
     assert left_behind >= 150  # it did not wait for the bulk ahead of it
 
 
-def test_an_archive_whose_unpack_kills_its_process_twice_fails_the_batch(
-    api: TestClient, company: Tenant, env: WorkerEnv
-) -> None:
+def _slow_batch(api: TestClient, company: Tenant, env: WorkerEnv) -> tuple[str, BatchInfo]:
+    """A batch whose unpack keeps its process busy for seconds."""
     env.settings.max_archive_bytes = 400 * MIB
     env.settings.max_file_bytes = 50 * MIB  # each member is inflated whole: 360 MiB of work
     archive = make_zip({f"{n}.pdf": b"%PDF-1.4\n" + b"\0" * (45 * MIB) for n in range(8)})
@@ -75,7 +75,13 @@ def test_an_archive_whose_unpack_kills_its_process_twice_fails_the_batch(
     with env.db.read_session() as session:
         batch = session.get(Batch, uuid.UUID(batch_id))
         assert batch is not None
-        info = BatchInfo.of(batch)
+        return batch_id, BatchInfo.of(batch)
+
+
+def test_an_archive_whose_unpack_crashes_its_process_twice_fails_the_batch(
+    api: TestClient, company: Tenant, env: WorkerEnv
+) -> None:
+    batch_id, info = _slow_batch(api, company, env)
 
     unpacking = threading.Thread(target=unpack, args=(env, info))
     unpacking.start()
@@ -99,6 +105,24 @@ def test_an_archive_whose_unpack_kills_its_process_twice_fails_the_batch(
     [job] = claim(env, 1)
     assert run_job(env, job).status == "completed"
     assert _terminal_at(env.db, upload_id) is not None
+
+
+def test_an_unpack_killed_from_outside_is_tried_again_uncharged(
+    api: TestClient, company: Tenant, env: WorkerEnv
+) -> None:
+    batch_id, info = _slow_batch(api, company, env)
+    unpacking = threading.Thread(target=unpack, args=(env, info))
+    unpacking.start()
+    try:
+        _kill_the_busy_reader(env.executor, signal.SIGKILL)
+    finally:
+        unpacking.join(timeout=180)
+    assert not unpacking.is_alive()
+    with env.db.read_session() as session:
+        batch = session.get(Batch, uuid.UUID(batch_id))
+        assert batch is not None
+        assert (batch.crashes, batch.unpack_state) == (0, "done")
+        assert session.scalar(select(func.count()).where(Upload.batch_id == batch.id)) == 8
 
 
 def test_a_vanished_object_fails_its_upload_after_a_few_tries(

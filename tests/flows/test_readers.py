@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import pytest
 
-from flows.executor import DocumentExecutor, OverLimit, WorkerLost
+from flows.executor import DocumentExecutor, OverLimit, ReaderKilled, WorkerLost
 from flows.fair_queue import FairQueue
 from flows.reader_process import ReaderLimits
 from processors.base import CompanyProfile, DocumentType, ProcessingContext
@@ -27,7 +27,11 @@ def allocate(size: int) -> int:
     return len(bytearray(size))
 
 
-def die() -> None:
+def crash() -> None:
+    os.kill(os.getpid(), signal.SIGSEGV)
+
+
+def be_killed() -> None:
     os.kill(os.getpid(), signal.SIGKILL)
 
 
@@ -52,11 +56,17 @@ def readers() -> Iterator[DocumentExecutor]:
 def test_a_dying_reader_fails_only_its_own_request(readers: DocumentExecutor) -> None:
     sleeping = readers.submit("company-a", nap, 1.0)
     time.sleep(0.2)  # the nap is in one process
-    dying = readers.submit("company-b", die)
-    with pytest.raises(WorkerLost, match="exit code -9"):
+    dying = readers.submit("company-b", crash)
+    with pytest.raises(WorkerLost, match="exit code -11"):
         dying.result()
     assert sleeping.result() == "rested"
     # The slot started a new process: documents are read as before.
+    assert readers.read(blank_pdf("after"), CONTEXT).result_type == "other_document"
+
+
+def test_a_reader_killed_from_outside_is_not_a_crash(readers: DocumentExecutor) -> None:
+    with pytest.raises(ReaderKilled, match="SIGKILL"):
+        readers.submit("a", be_killed).result()
     assert readers.read(blank_pdf("after"), CONTEXT).result_type == "other_document"
 
 

@@ -28,6 +28,7 @@ from storage.models import StatusChange, Upload, utcnow
 from storage.objectstore import S3Store
 from storage.repositories import work as work_repo
 from storage.states import UploadStatus
+from storage.upload_moves import MAX_CRASHES
 from tests.api.helpers import make_zip, post_batch, post_upload
 from tests.conftest import Tenant
 from tests.flows.processes import ROOT, descendants, worker_environment
@@ -156,22 +157,22 @@ def _cpu_ticks(pid: int) -> int:
     return int(fields[11]) + int(fields[12])
 
 
-def _kill_the_busy_reader(executor: DocumentExecutor) -> None:
-    """SIGKILL the reading process that is working: a warmed-up reading process waiting
-    for a request uses no CPU at all (on a busy machine a working one, at nice 10, may
-    get only a few ticks)."""
+def _kill_the_busy_reader(executor: DocumentExecutor, how: signal.Signals = signal.SIGSEGV) -> None:
+    """Send `how` to the reading process that is working (SIGSEGV: as a parser crashing
+    in C would end it): a warmed-up reading process waiting for a request uses no CPU at
+    all (on a busy machine a working one, at nice 10, may get only a few ticks)."""
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         before = {pid: _cpu_ticks(pid) for pid in executor.reader_pids()}
         time.sleep(0.3)
         for pid, ticks in before.items():
             if _cpu_ticks(pid) - ticks >= 2:
-                os.kill(pid, signal.SIGKILL)
+                os.kill(pid, how)
                 return
     raise AssertionError("no reading process got busy")
 
 
-def test_a_document_that_kills_its_reader_twice_fails_alone(
+def test_a_document_that_crashes_its_reader_twice_fails_alone(
     api: TestClient, company: Tenant, env: WorkerEnv
 ) -> None:
     env.settings.max_file_bytes = 64 * 1024 * 1024  # the API shares these settings
@@ -193,6 +194,23 @@ def test_a_document_that_kills_its_reader_twice_fails_alone(
     [job] = claim(env, 1)
     assert run_job(env, job).status == "completed"
     assert _stored(env.db, innocent).crashes == 0
+
+
+def test_a_reader_killed_from_outside_costs_its_document_nothing(
+    api: TestClient, company: Tenant, env: WorkerEnv
+) -> None:
+    """SIGKILL is an operator's or the OOM killer's (the document's memory is bounded by
+    its process's limits): the upload is given back uncharged, however often."""
+    env.settings.max_file_bytes = 64 * 1024 * 1024
+    upload_id = post_upload(api, company.headers, _pathological_invoice(8_000)).json()["id"]
+    for _ in range(MAX_CRASHES + 1):
+        [job] = claim(env, 1)
+        reading = threading.Thread(target=run_job, args=(env, job))
+        reading.start()
+        _kill_the_busy_reader(env.executor, signal.SIGKILL)
+        reading.join(timeout=60)
+        stored = _stored(env.db, upload_id)
+        assert (stored.status, stored.crashes) == ("queued", 0)
 
 
 def _stored(db: Database, upload_id: str) -> Upload:
