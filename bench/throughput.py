@@ -163,7 +163,7 @@ def run_mode(
             ),
             "targets_1_2_sustained": lambda: sustained(stack, url, documents.batches, floor, meter),
             "target_4_singles": lambda: singles(
-                stack, url, documents.singles, documents.paced, floor
+                stack, url, documents.singles, documents.paced, floor, meter
             ),
             "target_5_polling": lambda: polling(
                 stack, finished, documents.polling_load, sizes.poll_rate, sizes.poll_seconds

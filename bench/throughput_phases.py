@@ -260,13 +260,17 @@ def singles(
     fast: list[Document],
     paced: list[Document],
     floor: Floor,
+    meter: CpuMeter,
 ) -> dict[str, Any]:
-    """Target 4: single uploads from 16 parallel senders, throughput against the floor;
-    then others paced at half the floor's rate, their queued-to-completed latency."""
+    """Target 4: single uploads from 16 parallel senders, throughput against the floor
+    (and the stack's CPU by role, from the first send until every one is terminal); then
+    others paced at half the floor's rate, their queued-to-completed latency."""
     load = load_average()
     key = stack.company_key("singles-fast")
+    meter.start()
     started = _send_singles(stack, key, fast, stack.work / "singles-fast", 16, 0)
     _, last = _wait_singles(url, key[:12], len(fast))
+    spent = meter.stop()
     rate, floor_rate = len(fast) / (last - started), floor.per_second(fast)
     time.sleep(2.0)
     paced_load = load_average()
@@ -283,6 +287,8 @@ def singles(
         "floor_documents_per_second": round(floor_rate, 1),
         "fraction_of_floor": round(rate / floor_rate, 3),
         "target_fraction_of_floor": 0.8,
+        "cpu_by_role_s": {role: round(value, 2) for role, value in spent.items()},
+        "beyond_processors_ms_per_document_by_role": _beyond(spent, floor.cpu(fast), fast),
         "paced": {
             "load_average_1m_at_start": paced_load,
             "uploads": len(paced),
