@@ -26,7 +26,7 @@ from prefect import flow, get_run_logger, tags
 
 from flows import runtime
 from flows.export import export_status_tables
-from flows.pipeline import process_batch, process_uploads
+from flows.pipeline import process_batch, process_uploads, unpacking_ahead
 from flows.prefect_tls import share_tls_contexts
 from flows.turns import BATCH_LOOPS
 from flows.work import INFRASTRUCTURE_ERRORS, WorkerEnv, heartbeat, recover_singles
@@ -132,7 +132,10 @@ class Worker:
             self.batches_in_hand.add(batch_id)
         self.last_busy = time.monotonic()
         try:
-            with tags("batch", f"company:{company_id}", f"document-type:{document_type}"):
+            with (
+                unpacking_ahead(batch_id),
+                tags("batch", f"company:{company_id}", f"document-type:{document_type}"),
+            ):
                 process_batch(str(batch_id))
         finally:
             turns.give_back(batch_id)

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import time
 import uuid
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
+from flows import pipeline
 from flows.pipeline import process_batch, process_uploads
 from flows.work import WorkerEnv
-from storage.models import StatusChange, Upload
+from storage.models import Batch, StatusChange, Upload
 from storage.repositories import work as work_repo
 from tests.api.helpers import make_zip, post_batch, post_upload
 from tests.conftest import Tenant
@@ -136,6 +139,38 @@ def test_batch_unpacks_fans_out_and_derives_its_status(
         "Retry-After"
         not in api.get(f"/v1/uploads/batches/{created['id']}", headers=company.headers).headers
     )
+
+
+def test_a_batch_unpacked_ahead_of_its_run_is_not_unpacked_again(
+    api: TestClient, company: Tenant, env: WorkerEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The batch loop unpacks a claimed batch while its flow run is being created; the
+    run takes that outcome."""
+    archive = make_zip({"a.pdf": blank_pdf("a"), "b.pdf": blank_pdf("b")})
+    created = post_batch(api, company.headers, archive).json()
+    with env.db.session() as session:
+        batch = work_repo.claim_batch(session, env.owner, env.lease)
+        assert batch is not None and str(batch.id) == created["id"]
+        session.commit()
+    with pipeline.unpacking_ahead(uuid.UUID(created["id"])):
+        deadline = time.monotonic() + 60
+        while _unpack_state(env, created["id"]) != "done":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+
+        def unpack_again(batch_id: uuid.UUID) -> int:
+            raise AssertionError(f"batch {batch_id} unpacked twice")
+
+        monkeypatch.setattr(pipeline, "_unpack", unpack_again)
+        counts = process_batch(created["id"])
+    assert counts == {"completed": 2}
+
+
+def _unpack_state(env: WorkerEnv, batch_id: str) -> str:
+    with env.db.read_session() as session:
+        batch = session.get(Batch, uuid.UUID(batch_id))
+        assert batch is not None
+        return batch.unpack_state
 
 
 def test_same_content_as_an_earlier_upload_completes_with_its_result(
