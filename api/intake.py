@@ -1,8 +1,11 @@
 """Streams a multipart request body into the object store while hashing it.
 
-Bytes are hashed and written by a thread of the request's own in 1 MiB slices, fed
+Bytes are hashed and written by a thread of the request's own in 512 KiB slices, fed
 through a small bounded queue: the event loop keeps reading and parsing while the
-previous slices are hashed and written, and waits only when the queue is full.
+previous slices are hashed and written, and waits only when the queue is full. A file
+that fits in one slice (most documents) is hashed and written in one trip to the
+thread pool instead: a thread of its own and four trips cost more CPU than the file's
+hashing and writing (docs/throughput.md).
 
 A file over the per-file limit stops being written (the partial object is dropped) but
 is still hashed to the end, so a repeat of it is recognised. A body over the hard cap,
@@ -84,10 +87,6 @@ class _SinkThread:
         self._thread = threading.Thread(target=self._drain, daemon=True)
         self._thread.start()
 
-    @property
-    def size(self) -> int:
-        return self._sink.size
-
     def _drain(self) -> None:
         while (data := self._slices.get()) is not None:
             if self._error is None:
@@ -140,7 +139,48 @@ def _check_declared_length(request: Request, max_request_bytes: int) -> None:
         raise RequestTooLarge(f"the request body is larger than {max_request_bytes} bytes")
 
 
-async def _pump(request: Request, form: FormStream, sink: _SinkThread, cap: int) -> None:
+class _LazySink:
+    """The file's sink, started (writer and thread) with its first full slice; a file
+    smaller than a slice is stored whole at the end, in one trip to the thread pool."""
+
+    def __init__(self, store: ObjectStore, key: str, max_file_bytes: int) -> None:
+        self._store = store
+        self._key = key
+        self._max_file_bytes = max_file_bytes
+        self._thread: _SinkThread | None = None
+        self.handed = 0  # bytes handed to the thread so far
+
+    async def write(self, data: bytes | bytearray) -> None:
+        self.handed += len(data)
+        if self._thread is None:
+            writer = await run_in_threadpool(self._store.open_writer, self._key)
+            self._thread = _SinkThread(_HashingSink(writer, self._key, self._max_file_bytes))
+        await self._thread.write(data)
+
+    async def commit(self, tail: bytes | bytearray) -> StoredFile:
+        if self._thread is None:
+            return await run_in_threadpool(self._store_whole, tail)
+        if tail:
+            await self._thread.write(tail)
+        return await self._thread.commit()
+
+    def _store_whole(self, data: bytes | bytearray) -> StoredFile:
+        sink = _HashingSink(self._store.open_writer(self._key), self._key, self._max_file_bytes)
+        try:
+            sink.write(data)
+            return sink.commit()
+        except BaseException:
+            sink.abort()
+            raise
+
+    async def abort(self) -> None:
+        if self._thread is not None:
+            await self._thread.abort()
+
+
+async def _pump(request: Request, form: FormStream, sink: _LazySink, cap: int) -> None:
+    """Feed the body to the form, handing full slices of the file to the sink; what is
+    left of the file stays pending in the form."""
     received = 0
     try:
         async for chunk in request.stream():
@@ -153,8 +193,6 @@ async def _pump(request: Request, form: FormStream, sink: _SinkThread, cap: int)
     except ClientDisconnect as exc:
         raise ValidationFailed("the request body ended early") from exc
     form.finish()
-    if form.pending:
-        await sink.write(form.take_pending())
 
 
 async def receive_file(
@@ -164,16 +202,15 @@ async def receive_file(
     boundary = _boundary(request)
     _check_declared_length(request, max_request_bytes)
     form = FormStream(boundary)
-    writer = await run_in_threadpool(store.open_writer, key)
-    sink = _SinkThread(_HashingSink(writer, key, max_file_bytes))
+    sink = _LazySink(store, key, max_file_bytes)
     try:
         await _pump(request, form, sink, max_request_bytes)
         if form.file_parts == 0:
             raise ValidationFailed("the form field 'file' is missing")
-        await sink.finish()
-        if sink.size == 0:
+        tail = form.take_pending()
+        if sink.handed == 0 and not tail:
             raise ValidationFailed("the file is empty")
-        stored = await sink.commit()
+        stored = await sink.commit(tail)
     except BaseException:
         with anyio.CancelScope(shield=True):
             await sink.abort()

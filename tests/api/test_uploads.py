@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 import uuid
 
+import pytest
 from fastapi.testclient import TestClient
 
 from api.deps import Services
+from api.intake import FLUSH_BYTES
 from storage.objectstore import ObjectStore
 from storage.repositories import uploads as upload_repo
 from tests.api.helpers import assert_problem, pdf_bytes, post_upload
@@ -57,6 +60,27 @@ def test_accepted_file_is_stored_whole(
         assert upload.size_bytes == len(content)
         history = upload_repo.history(session, upload_id)
     assert [(h.from_status, h.to_status) for h in history] == [(None, "queued")]
+
+
+@pytest.mark.parametrize(
+    "size",
+    [100, FLUSH_BYTES - 1, FLUSH_BYTES, FLUSH_BYTES + 1, 2 * FLUSH_BYTES - 9],
+    ids=["small", "a byte under a slice", "one slice", "a byte over", "two slices"],
+)
+def test_files_around_the_slice_size_are_stored_whole_with_their_hash(
+    client: TestClient, tenant: Tenant, services: Services, store: ObjectStore, size: int
+) -> None:
+    """Under a slice a file is stored in one trip to the thread pool, from a slice on it
+    streams through the sink thread: the same bytes and hash either way."""
+    content = b"%PDF-1.4\n" + bytes(range(256)) * (size // 256) + b"%" * (size % 256 - 9)
+    content = content[:size]
+    body = post_upload(client, tenant.headers, content).json()
+    assert body["status"] == "queued"
+    with services.db.read_session() as session:
+        upload = upload_repo.get_upload(session, tenant.company_id, uuid.UUID(body["id"]))
+        assert upload is not None and upload.object_key is not None
+        assert store.read_bytes(upload.object_key) == content
+        assert (upload.size_bytes, upload.sha256) == (size, hashlib.sha256(content).hexdigest())
 
 
 def test_get_upload_answers_the_same_resource_with_retry_after(
