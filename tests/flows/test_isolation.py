@@ -78,19 +78,23 @@ def _slow_batch(api: TestClient, company: Tenant, env: WorkerEnv) -> tuple[str, 
         return batch_id, BatchInfo.of(batch)
 
 
+def _unpack_hit_by(env: WorkerEnv, info: BatchInfo, *signals: signal.Signals) -> None:
+    """Unpack the batch while each signal in turn hits its busy reading process."""
+    unpacking = threading.Thread(target=unpack, args=(env, info))
+    unpacking.start()
+    try:
+        for how in signals:
+            _kill_the_busy_reader(env.executor, how)
+    finally:
+        unpacking.join(timeout=180)
+    assert not unpacking.is_alive()
+
+
 def test_an_archive_whose_unpack_crashes_its_process_twice_fails_the_batch(
     api: TestClient, company: Tenant, env: WorkerEnv
 ) -> None:
     batch_id, info = _slow_batch(api, company, env)
-
-    unpacking = threading.Thread(target=unpack, args=(env, info))
-    unpacking.start()
-    try:
-        for _ in range(2):
-            _kill_the_busy_reader(env.executor)
-    finally:
-        unpacking.join(timeout=180)
-    assert not unpacking.is_alive()
+    _unpack_hit_by(env, info, signal.SIGSEGV, signal.SIGSEGV)
 
     body = api.get(f"/v1/uploads/batches/{batch_id}", headers=company.headers).json()
     assert (body["status"], body["uploads"]) == ("failed", [])
@@ -111,13 +115,7 @@ def test_an_unpack_killed_from_outside_is_tried_again_uncharged(
     api: TestClient, company: Tenant, env: WorkerEnv
 ) -> None:
     batch_id, info = _slow_batch(api, company, env)
-    unpacking = threading.Thread(target=unpack, args=(env, info))
-    unpacking.start()
-    try:
-        _kill_the_busy_reader(env.executor, signal.SIGKILL)
-    finally:
-        unpacking.join(timeout=180)
-    assert not unpacking.is_alive()
+    _unpack_hit_by(env, info, signal.SIGKILL)
     with env.db.read_session() as session:
         batch = session.get(Batch, uuid.UUID(batch_id))
         assert batch is not None
