@@ -2,11 +2,11 @@
 
 - `process-batch` (run name `batch-<id>`, tags company and document type): unpack the
   archive (the batch loop starts that as it claims the batch, `unpacking_ahead`, so it
-  overlaps the run's creation), read its files (several in flight per reading process), keep a progress
-  artifact current every few seconds, end with a table artifact keyed `batch-<id>` and
-  the batch's partitions of the status tables. Every step is a step of the flow, not a
-  task run of its own: a task run costs several Prefect API calls and server events
-  and its engine's CPU in this process (docs/throughput.md).
+  overlaps the run's creation), read its files (several in flight per reading process),
+  keep a progress artifact current every few seconds, end with a table artifact keyed
+  `batch-<id>` and the batch's partitions of the status tables. Every step is a step of
+  the flow, not a task run of its own: a task run costs several Prefect API calls and
+  server events and its engine's CPU in this process (docs/throughput.md).
 - `process-uploads` (run name `uploads-<time>`): a drain window for single uploads. It
   keeps claiming queued single uploads until the queue has been idle for a while, so a
   flow run's fixed cost (about a second here) is paid per window, not per upload.
