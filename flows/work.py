@@ -189,8 +189,9 @@ def _read(env: WorkerEnv, job: Job) -> ReadOutcome:
 
 
 def run_job(env: WorkerEnv, job: Job) -> JobResult:
-    """Read one claimed upload and record what came of it. Infrastructure trouble gives
-    the upload back (it stays queued); only the document itself can fail it."""
+    """Read one claimed upload and record what came of it. Infrastructure trouble, and a
+    reading process killed from outside, give the upload back (it stays queued); only
+    the document itself can fail it."""
     log.info("upload %s (%s): reading", job.upload_id, job.file_name)
     try:
         duplicate = env.recorder.record_duplicate(job) if job.booked else None
@@ -202,12 +203,8 @@ def run_job(env: WorkerEnv, job: Job) -> JobResult:
         return result
     except WorkerLost as lost:
         return _charge_crash(env, job, lost)
-    except ReaderKilled as killed:
-        log.warning("upload %s: given back, not charged: %s", job.upload_id, killed)
-        _release(env, job)
-        return JobResult(job.upload_id, job.file_name, "released")
-    except INFRASTRUCTURE_ERRORS as exc:
-        log.warning("upload %s: infrastructure error, given back: %s", job.upload_id, exc)
+    except (ReaderKilled, *INFRASTRUCTURE_ERRORS) as exc:
+        log.warning("upload %s: given back, not charged: %s", job.upload_id, exc)
         _release(env, job)
         return JobResult(job.upload_id, job.file_name, "released")
     finally:
