@@ -148,10 +148,13 @@ class _LazySink:
         self._key = key
         self._max_file_bytes = max_file_bytes
         self._thread: _SinkThread | None = None
-        self.handed = 0  # bytes handed to the thread so far
+
+    @property
+    def started(self) -> bool:
+        """Whether a slice of the file was handed on (`_pump` hands on only full ones)."""
+        return self._thread is not None
 
     async def write(self, data: bytes | bytearray) -> None:
-        self.handed += len(data)
         if self._thread is None:
             writer = await run_in_threadpool(self._store.open_writer, self._key)
             self._thread = _SinkThread(_HashingSink(writer, self._key, self._max_file_bytes))
@@ -208,7 +211,7 @@ async def receive_file(
         if form.file_parts == 0:
             raise ValidationFailed("the form field 'file' is missing")
         tail = form.take_pending()
-        if sink.handed == 0 and not tail:
+        if not sink.started and not tail:
             raise ValidationFailed("the file is empty")
         stored = await sink.commit(tail)
     except BaseException:
