@@ -245,10 +245,11 @@ class DocumentExecutor:
         with self._unanswered_lock:
             self._unanswered -= 1
 
-    def reading(self) -> bool:
-        """Whether any request is queued or being served."""
+    def backlogged(self) -> bool:
+        """Whether requests wait for a reading process: every process is busy and more
+        are queued, so answers follow each other at the full rate."""
         with self._unanswered_lock:
-            return self._unanswered > 0
+            return self._unanswered > self.processes
 
     def read(self, data: bytes, context: ProcessingContext, lane: str = "") -> ReadOutcome:
         """Read one document. Raises WorkerLost if its process crashed while reading it,

@@ -9,8 +9,10 @@ several when they arrive a few milliseconds apart (a batch, busy singles). Writi
 had arrived by the time the last transaction ended made groups of one: 780 transactions
 for 800 documents of eight batches; waiting up to 20 ms for the next outcome, 361, and
 the pipeline process spent about 30 % less CPU (docs/throughput.md). The writer waits
-only while documents are being read (`more_coming`): the last outcome of a batch, or a
-lone single upload, is written at once.
+only while requests queue for the reading processes (`more_coming`): then outcomes
+follow each other at the full rate and gathering saves CPU the machine is short of.
+With a reading process to spare (the last documents of a batch, single uploads at a
+steady rate) it writes at once: the CPU is there, and a client polls for the upload.
 
 Each caller waits until its own outcome is committed, so a caller that returned knows
 its document is booked, and an error (a database away) reaches every caller of the
@@ -70,8 +72,8 @@ def _always() -> bool:
 
 class Recorder:
     def __init__(self, db: Database, owner: str, more_coming: Callable[[], bool] = _always) -> None:
-        """`more_coming`: whether an outcome may follow soon (documents are being read);
-        while it says no, the writer does not wait for one."""
+        """`more_coming`: whether outcomes follow at the full rate (requests queue for
+        the reading processes); while it says no, the writer does not wait for one."""
         self.db = db
         self.owner = owner
         self.more_coming = more_coming

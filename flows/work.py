@@ -53,7 +53,7 @@ class WorkerEnv:
     recorder: Recorder = field(init=False)
 
     def __post_init__(self) -> None:
-        self.recorder = Recorder(self.db, self.owner, self.executor.reading)
+        self.recorder = Recorder(self.db, self.owner, self.executor.backlogged)
 
     @property
     def pickled_store(self) -> bytes:

@@ -118,13 +118,17 @@ def test_the_reading_processes_answer_while_one_spins(readers: DocumentExecutor)
         spinning.result()
 
 
-def test_the_executor_tells_whether_it_is_reading(readers: DocumentExecutor) -> None:
-    """The recorder waits for more outcomes only while documents are being read."""
-    assert not readers.reading()
-    napping = readers.submit("a", nap, 0.3)
-    assert readers.reading()
-    assert napping.result() == "rested"
-    assert not readers.reading()
+def test_the_executor_tells_whether_requests_wait_for_a_reading_process(
+    readers: DocumentExecutor,
+) -> None:
+    """The recorder gathers outcomes only while answers follow at the full rate: every
+    reading process busy and more requests queued behind them."""
+    busy = [readers.submit("a", nap, 0.3) for _ in range(readers.processes)]
+    assert not readers.backlogged()
+    queued = readers.submit("b", nap, 0.3)
+    assert readers.backlogged()
+    assert [future.result() for future in [*busy, queued]] == ["rested"] * 3
+    assert not readers.backlogged()
 
 
 def test_lanes_take_turns() -> None:
