@@ -33,18 +33,52 @@ from flows.work import INFRASTRUCTURE_ERRORS, WorkerEnv, heartbeat, recover_sing
 from processors.ocr import ocr_available
 from storage.models import utcnow
 from storage.repositories import work as work_repo
+from storage.work_news import WorkListener, can_listen
 
 log = logging.getLogger(__name__)
 
 IDLE_POLL_SECONDS = 0.1
+# With new work announced (Postgres), polling only finds what no one announces: leases of
+# workers that died, batches whose holder stopped.
+ANNOUNCED_POLL_SECONDS = 1.0
 RECOVERY_EVERY_SECONDS = 5.0
 MAX_BACKOFF_SECONDS = 10.0
 
 
-def _guarded(name: str, stop: threading.Event, step: Callable[[], bool]) -> None:
+class Wakeup:
+    """Where idle loops sleep: until their poll interval passes or new work is announced
+    (storage/work_news.py). A loop passes the count it saw before its step, so news that
+    came during the step ends its sleep at once instead of being missed."""
+
+    def __init__(self) -> None:
+        self._news = threading.Condition()
+        self._count = 0
+
+    def seen(self) -> int:
+        with self._news:
+            return self._count
+
+    def wake(self) -> None:
+        with self._news:
+            self._count += 1
+            self._news.notify_all()
+
+    def sleep(self, seconds: float, seen: int) -> None:
+        with self._news:
+            self._news.wait_for(lambda: self._count != seen, timeout=seconds)
+
+
+def _guarded(
+    name: str,
+    stop: threading.Event,
+    step: Callable[[], bool],
+    wakeup: Wakeup,
+    poll_seconds: Callable[[], float],
+) -> None:
     """Run `step` until stopped; it returns True when it did work. Errors back off."""
     backoff = 0.5
     while not stop.is_set():
+        seen = wakeup.seen()
         try:
             busy = step()
             backoff = 0.5
@@ -59,7 +93,7 @@ def _guarded(name: str, stop: threading.Event, step: Callable[[], bool]) -> None
             backoff = min(backoff * 2, MAX_BACKOFF_SECONDS)
             continue
         if not busy:
-            stop.wait(IDLE_POLL_SECONDS)
+            wakeup.sleep(poll_seconds(), seen)
 
 
 class WorkProbe:
@@ -97,6 +131,16 @@ class Worker:
         self._batches_lock = threading.Lock()
         self._last_recovery = 0.0
         self.last_busy = time.monotonic()
+        self.wakeup = Wakeup()
+        self.listener: WorkListener | None = None
+
+    def _news(self) -> None:
+        self.probe.forget()
+        self.wakeup.wake()
+
+    def poll_seconds(self) -> float:
+        listening = self.listener is not None and self.listener.listening.is_set()
+        return ANNOUNCED_POLL_SECONDS if listening else IDLE_POLL_SECONDS
 
     def singles_step(self) -> bool:
         now = time.monotonic()
@@ -200,12 +244,14 @@ class Worker:
         threads = [
             threading.Thread(
                 target=contextvars.copy_context().run,
-                args=(_guarded, name, self.stop, step),
+                args=(_guarded, name, self.stop, step, self.wakeup, self.poll_seconds),
                 name=name,
                 daemon=True,
             )
             for name, step in loops.items()
         ]
+        if can_listen(self.env.db.engine):
+            self.listener = WorkListener(self.env.db.engine, self._news).start()
         started = time.monotonic()
         for thread in threads:
             thread.start()
@@ -216,6 +262,9 @@ class Worker:
                 self.stop.wait(0.5)
         finally:
             self.stop.set()
+            self.wakeup.wake()
+            if self.listener is not None:
+                self.listener.stop()
             for thread in threads:
                 thread.join(timeout=30)
 

@@ -26,6 +26,7 @@ from storage.models import Batch, Upload
 from storage.repositories import batches as batch_repo
 from storage.repositories import uploads as upload_repo
 from storage.repositories.results import LiveResult
+from storage.repositories.work import announce_work
 from storage.states import INTAKE_FAILURE_CODES, UnpackState, UploadStatus
 
 T = TypeVar("T", Upload, Batch)
@@ -118,6 +119,7 @@ def _replay_upload(session: Session, upload: Upload, request: IntakeRequest) -> 
         session.refresh(upload, with_for_update=True)
         if _may_read_again(upload):
             uses_new_object = _read_again(session, upload, request)
+            announce_work(session)
     return Claim(record=upload, replayed=True, uses_new_object=uses_new_object)
 
 
@@ -128,6 +130,8 @@ def claim_upload(session: Session, request: IntakeRequest) -> Claim[Upload]:
         try:
             with session.begin_nested():
                 upload_repo.add_upload(session, upload, initial)
+            if initial == UploadStatus.QUEUED:
+                announce_work(session)
             return Claim(record=upload, replayed=False, uses_new_object=True)
         except IntegrityError:
             existing = _find_upload(session, request)
@@ -164,6 +168,7 @@ def claim_batch(session: Session, request: IntakeRequest) -> Claim[Batch]:
         try:
             with session.begin_nested():
                 batch_repo.add_batch(session, batch)
+            announce_work(session)
             return Claim(record=batch, replayed=False, uses_new_object=True)
         except IntegrityError:
             existing = _find_batch(session, request)

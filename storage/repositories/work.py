@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, and_, bindparam, func, or_, select, update
+from sqlalchemy import ColumnElement, Select, and_, bindparam, func, or_, select, text, update
 from sqlalchemy.orm import Session, aliased
 
 from processors.base import FailureCode
+from storage import work_news
 from storage.db import locked
 from storage.models import Batch, Upload, UTCDateTime, utcnow
 from storage.repositories.uploads import record_move
@@ -303,3 +304,10 @@ def has_live_leases(session: Session, now: datetime) -> bool:
         session.scalars(statement.limit(1)).first() is not None
         for statement in (held_upload, held_batch)
     )
+
+
+def announce_work(session: Session) -> None:
+    """Tell listening workers, once this transaction commits, that work waits
+    (storage/work_news.py); nothing on SQLite, whose workers poll."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(text(f"NOTIFY {work_news.CHANNEL}"))
