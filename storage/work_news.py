@@ -61,6 +61,7 @@ class WorkListener:
         with psycopg.connect(self._conninfo, autocommit=True, connect_timeout=5) as connection:
             connection.execute(f"LISTEN {CHANNEL}")
             self.listening.set()
+            log.info("listening for new work on channel %s", CHANNEL)
             while not self._stop.is_set():
                 # Wakes at least once a second to see whether it was stopped.
                 for _ in connection.notifies(timeout=1.0):
