@@ -38,8 +38,8 @@ from storage.work_news import WorkListener, can_listen
 log = logging.getLogger(__name__)
 
 IDLE_POLL_SECONDS = 0.1
-# With new work announced (Postgres), polling only finds what no one announces: leases of
-# workers that died, batches whose holder stopped.
+# While new work is announced (storage/work_news.py), polling only finds what no one
+# announces: leases of workers that died, batches whose holder stopped.
 ANNOUNCED_POLL_SECONDS = 1.0
 RECOVERY_EVERY_SECONDS = 5.0
 MAX_BACKOFF_SECONDS = 10.0

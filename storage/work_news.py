@@ -1,40 +1,94 @@
-"""New work announced through Postgres (`NOTIFY`), so idle pipeline loops start at once.
+"""New work announced to idle pipeline loops, so they start at once instead of at their
+next poll.
 
 The API announces a new single upload or batch in the transaction that inserts it
-(`repositories.work.announce_work`):
-Postgres delivers the notification when that transaction commits, and drops it when
-it rolls back. A worker's `WorkListener` holds one connection that `LISTEN`s and calls
-back on each notification, whichever host the worker runs on. On SQLite there is no
-such channel: the loops keep polling (flows/worker.py).
+(`repositories.work.announce_work`); the news goes out only if that transaction commits.
+- Postgres: `NOTIFY`, which Postgres delivers at commit and drops on rollback. A
+  worker's `WorkListener` holds one connection that `LISTEN`s, whichever host it is on.
+- SQLite (the embedded stack, one machine): after the commit, one datagram to each
+  listener's Unix socket in a folder beside the database file (`<db>.news/`). A socket
+  nobody serves any more (its worker died) is removed by the next sender.
+Without news the loops poll as before (flows/worker.py); news only makes them early.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import socket
 import threading
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import psycopg
-from sqlalchemy import Engine
+from sqlalchemy import Engine, event
+from sqlalchemy.engine import URL
+from sqlalchemy.orm import Session
 
 log = logging.getLogger(__name__)
 
 CHANNEL = "docintake_work"
 RECONNECT_SECONDS = 2.0
+_PENDING = "docintake.work_news"
+MAX_SOCKET_PATH = 107  # bytes of a Unix socket's path on Linux, without the final NUL
+
+
+def local_folder(url: URL) -> Path | None:
+    """Where the listeners of a SQLite database file keep their sockets."""
+    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+        return None
+    return Path(f"{url.database}.news")
 
 
 def can_listen(engine: Engine) -> bool:
-    return engine.dialect.name == "postgresql"
+    return engine.dialect.name == "postgresql" or local_folder(engine.url) is not None
+
+
+def tell_after_commit(session: Session, folder: Path) -> None:
+    """SQLite: send the news once this session's transaction has committed."""
+    session.info[_PENDING] = folder
+
+
+@event.listens_for(Session, "after_commit")
+def _send_pending(session: Session) -> None:
+    folder = session.info.pop(_PENDING, None)
+    if isinstance(folder, Path):
+        tell_local_listeners(folder)
+
+
+@event.listens_for(Session, "after_rollback")
+def _drop_pending(session: Session) -> None:
+    session.info.pop(_PENDING, None)
+
+
+def tell_local_listeners(folder: Path) -> None:
+    with contextlib.suppress(FileNotFoundError), _datagram_socket() as sender:
+        for path in folder.glob("*.sock"):
+            try:
+                sender.sendto(b"work", str(path))
+            except (ConnectionRefusedError, FileNotFoundError):
+                path.unlink(missing_ok=True)  # its listener is gone
+            except OSError:  # a full buffer: that listener has news waiting already
+                pass
+
+
+@contextlib.contextmanager
+def _datagram_socket() -> Iterator[socket.socket]:
+    sender = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    try:
+        sender.setblocking(False)
+        yield sender
+    finally:
+        sender.close()
 
 
 class WorkListener:
-    """A thread that listens on the work channel and calls `on_news` for each
-    notification. A lost connection is opened again after RECONNECT_SECONDS; until then
-    the loops poll as before."""
+    """A thread that receives the news and calls `on_news` for each. A lost connection
+    is opened again after RECONNECT_SECONDS; until then the loops poll as before."""
 
     def __init__(self, engine: Engine, on_news: Callable[[], None]) -> None:
-        url = engine.url.set(drivername="postgresql")
-        self._conninfo = url.render_as_string(hide_password=False)
+        self._url = engine.url
         self._on_news = on_news
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._listen_forever, name="work-news", daemon=True)
@@ -49,20 +103,47 @@ class WorkListener:
         self._thread.join(timeout=5)
 
     def _listen_forever(self) -> None:
+        folder = local_folder(self._url)
         while not self._stop.is_set():
             try:
-                self._listen()
-            except psycopg.Error as exc:
+                if folder is None:
+                    self._listen_to_postgres()
+                else:
+                    self._listen_on_socket(folder)
+            except (psycopg.Error, OSError) as exc:
                 log.warning("work announcements unavailable (%s); polling meanwhile", exc)
             self.listening.clear()
             self._stop.wait(RECONNECT_SECONDS)
 
-    def _listen(self) -> None:
-        with psycopg.connect(self._conninfo, autocommit=True, connect_timeout=5) as connection:
+    def _listen_to_postgres(self) -> None:
+        conninfo = self._url.set(drivername="postgresql").render_as_string(hide_password=False)
+        with psycopg.connect(conninfo, autocommit=True, connect_timeout=5) as connection:
             connection.execute(f"LISTEN {CHANNEL}")
-            self.listening.set()
-            log.info("listening for new work on channel %s", CHANNEL)
+            self._listening(CHANNEL)
             while not self._stop.is_set():
                 # Wakes at least once a second to see whether it was stopped.
                 for _ in connection.notifies(timeout=1.0):
                     self._on_news()
+
+    def _listen_on_socket(self, folder: Path) -> None:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        path = folder / f"{uuid.uuid4().hex[:12]}.sock"
+        if len(str(path).encode()) > MAX_SOCKET_PATH:
+            log.warning("no work announcements: the path %s is too long for a socket", path)
+            self._stop.wait()  # poll only, for good
+            return
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as receiver:
+            receiver.bind(str(path))
+            receiver.settimeout(1.0)
+            self._listening(str(path))
+            try:
+                while not self._stop.is_set():
+                    with contextlib.suppress(TimeoutError):
+                        receiver.recv(64)
+                        self._on_news()
+            finally:
+                path.unlink(missing_ok=True)
+
+    def _listening(self, where: str) -> None:
+        self.listening.set()
+        log.info("listening for new work on %s", where)

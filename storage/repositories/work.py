@@ -308,6 +308,9 @@ def has_live_leases(session: Session, now: datetime) -> bool:
 
 def announce_work(session: Session) -> None:
     """Tell listening workers, once this transaction commits, that work waits
-    (storage/work_news.py); nothing on SQLite, whose workers poll."""
-    if session.get_bind().dialect.name == "postgresql":
+    (storage/work_news.py)."""
+    engine = session.get_bind().engine
+    if engine.dialect.name == "postgresql":
         session.execute(text(f"NOTIFY {work_news.CHANNEL}"))
+    elif (folder := work_news.local_folder(engine.url)) is not None:
+        work_news.tell_after_commit(session, folder)

@@ -1,10 +1,14 @@
-"""New work announced through Postgres: delivered to listeners at commit, never for a
-rollback; the API announces new single uploads and batches."""
+"""New work announced to listening workers (Postgres NOTIFY, SQLite datagrams beside
+the database file): delivered at commit, never for a rollback; the API announces new
+single uploads and batches."""
 
 from __future__ import annotations
 
+import socket
+import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -13,28 +17,40 @@ from sqlalchemy import Engine
 from storage import idempotency
 from storage.db import Database, make_engine
 from storage.repositories.work import announce_work
-from storage.work_news import WorkListener, can_listen
+from storage.work_news import WorkListener, can_listen, local_folder
 from tests.api.helpers import make_zip, post_batch, post_upload
 from tests.conftest import Tenant
 from tests.flows.samples import blank_pdf
 from tests.support.databases import POSTGRES_URL
 
 
-@pytest.fixture
-def postgres(postgres_available: bool) -> Iterator[Engine]:
-    if not postgres_available:
-        pytest.skip("Postgres is not reachable")
-    engine = make_engine(POSTGRES_URL, pool_size=1)
+@pytest.fixture(params=["sqlite", "postgres"])
+def channel(request: pytest.FixtureRequest) -> Iterator[Engine]:
+    """A database whose commits carry news (no schema needed: nothing is written)."""
+    if request.param == "postgres":
+        if not request.getfixturevalue("postgres_available"):
+            pytest.skip("Postgres is not reachable")
+        engine = make_engine(POSTGRES_URL, pool_size=1)
+    else:
+        # A short path: a Unix socket's path may have at most 107 bytes.
+        folder = Path(tempfile.mkdtemp(prefix="news-", dir="/tmp"))
+        engine = make_engine(f"sqlite:///{folder / 'd.db'}")
     yield engine
     engine.dispose()
 
 
-@pytest.fixture
-def news(postgres: Engine) -> Iterator[threading.Semaphore]:
-    """Released once per notification a listener received."""
-    received = threading.Semaphore(0)
-    listener = WorkListener(postgres, received.release).start()
+def _listening(engine: Engine, on_news: Callable[[], None]) -> WorkListener:
+    listener = WorkListener(engine, on_news)
+    listener.start()
     assert listener.listening.wait(10)
+    return listener
+
+
+@pytest.fixture
+def news(channel: Engine) -> Iterator[threading.Semaphore]:
+    """Released once per piece of news a listener received."""
+    received = threading.Semaphore(0)
+    listener = _listening(channel, received.release)
     yield received
     listener.stop()
 
@@ -47,25 +63,43 @@ def _announce(engine: Engine, commit: bool) -> None:
 
 
 def test_a_committed_announcement_reaches_the_listener(
-    postgres: Engine, news: threading.Semaphore
+    channel: Engine, news: threading.Semaphore
 ) -> None:
-    assert can_listen(postgres)
-    _announce(postgres, commit=True)
+    assert can_listen(channel)
+    _announce(channel, commit=True)
     assert news.acquire(timeout=5)
 
 
-def test_a_rolled_back_announcement_does_not(postgres: Engine, news: threading.Semaphore) -> None:
-    _announce(postgres, commit=False)
+def test_a_rolled_back_announcement_does_not(channel: Engine, news: threading.Semaphore) -> None:
+    _announce(channel, commit=False)
     assert not news.acquire(timeout=1.5)
-    _announce(postgres, commit=True)
+    _announce(channel, commit=True)
     assert news.acquire(timeout=5)
 
 
-def test_sqlite_has_no_channel() -> None:
+def test_every_listener_hears_and_a_dead_ones_socket_is_removed(channel: Engine) -> None:
+    first, second = threading.Semaphore(0), threading.Semaphore(0)
+    listeners = [_listening(channel, first.release), _listening(channel, second.release)]
+    _announce(channel, commit=True)
+    assert first.acquire(timeout=5) and second.acquire(timeout=5)
+    folder = local_folder(channel.url)
+    if folder is not None:  # SQLite: a socket left by a worker that was killed
+        dead = folder / "dead.sock"
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as gone:
+            gone.bind(str(dead))
+        _announce(channel, commit=True)
+        assert first.acquire(timeout=5)
+        assert not dead.exists()
+    for listener in listeners:
+        listener.stop()
+
+
+def test_an_in_memory_database_has_no_channel() -> None:
     engine = make_engine("sqlite://")
     assert not can_listen(engine)
     with Database(engine).session() as session:
         announce_work(session)  # nothing to tell: its workers poll
+        session.commit()
 
 
 def test_the_api_announces_new_single_uploads_and_batches(
