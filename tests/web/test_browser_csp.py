@@ -31,7 +31,9 @@ def test_the_pages_keep_to_the_policy_and_are_styled(
     batch = seed_batch(live.database, live_account.company_id, ["completed", "processing"])
     upload = seed_upload(live.database, live_account.company_id, status="processing")
     violations = _violations(page)
-    for path in [*PAGES, f"/app/batches/{batch}", f"/app/uploads/{upload}"]:
+    # The processing batch's page reloads itself after 3 s (meta refresh): last, so that
+    # reload cannot race the next page's navigation on a slow machine.
+    for path in [*PAGES, f"/app/uploads/{upload}", f"/app/batches/{batch}"]:
         page.goto(path)
         page.wait_for_load_state("load")
         # app.css moves the skip link off screen; without the style sheet it is static.
