@@ -9,29 +9,28 @@ import time
 from flows.worker import Wakeup, _guarded
 
 
+def _slept(wakeup: Wakeup, seconds: float, seen: int) -> float:
+    started = time.monotonic()
+    wakeup.sleep(seconds, seen)
+    return time.monotonic() - started
+
+
 def test_news_ends_a_sleep_at_once() -> None:
     wakeup = Wakeup()
-    seen = wakeup.seen()
     threading.Timer(0.05, wakeup.wake).start()
-    started = time.monotonic()
-    wakeup.sleep(5.0, seen)
-    assert time.monotonic() - started < 1.0
+    assert _slept(wakeup, 5.0, wakeup.seen()) < 1.0
 
 
 def test_news_that_came_during_the_step_is_not_missed() -> None:
     wakeup = Wakeup()
     seen = wakeup.seen()
     wakeup.wake()  # while the loop was asking the database
-    started = time.monotonic()
-    wakeup.sleep(5.0, seen)
-    assert time.monotonic() - started < 0.1
+    assert _slept(wakeup, 5.0, seen) < 0.1
 
 
 def test_without_news_a_loop_sleeps_its_poll_interval() -> None:
     wakeup = Wakeup()
-    started = time.monotonic()
-    wakeup.sleep(0.2, wakeup.seen())
-    assert time.monotonic() - started >= 0.19
+    assert _slept(wakeup, 0.2, wakeup.seen()) >= 0.19
 
 
 def test_an_idle_loop_steps_again_as_soon_as_work_is_announced() -> None:
