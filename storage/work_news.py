@@ -18,7 +18,7 @@ import logging
 import socket
 import threading
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import psycopg
@@ -63,24 +63,15 @@ def _drop_pending(session: Session) -> None:
 
 
 def tell_local_listeners(folder: Path) -> None:
-    with contextlib.suppress(FileNotFoundError), _datagram_socket() as sender:
-        for path in folder.glob("*.sock"):
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sender:
+        sender.setblocking(False)
+        for path in folder.glob("*.sock"):  # none while no worker ever listened
             try:
                 sender.sendto(b"work", str(path))
             except (ConnectionRefusedError, FileNotFoundError):
                 path.unlink(missing_ok=True)  # its listener is gone
             except OSError:  # a full buffer: that listener has news waiting already
                 pass
-
-
-@contextlib.contextmanager
-def _datagram_socket() -> Iterator[socket.socket]:
-    sender = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    try:
-        sender.setblocking(False)
-        yield sender
-    finally:
-        sender.close()
 
 
 class WorkListener:
