@@ -8,6 +8,10 @@ one is read, with the same outcome as its original.
 The floor: the project's own `read_document` over exactly those bytes in one warm
 process (after `warm_up` and a first pass over the originals), its CPU time divided by
 the cores. Per document, so the floor of any part of the run is the sum of its own.
+Each phase's floor is measured right before the phase, while the stack idles: this
+machine's speed moves by a fifth within minutes (the same 100 documents measured
+1.22-1.92 s in one afternoon), so a floor measured at the start of the run would
+compare the phases with another machine.
 """
 
 from __future__ import annotations
@@ -61,16 +65,7 @@ class Floor:
 
     @classmethod
     def measure(cls, warming: list[Document], documents: list[Document]) -> Floor:
-        warm_up()
-        context = ProcessingContext(DocumentType.AUTO, "x", CompanyProfile("Bench GmbH"))
-        for _, data in warming:
-            _read(data, context)
-        cpu = {}
-        for name, data in documents:
-            started = time.process_time()
-            _read(data, context)
-            cpu[name] = time.process_time() - started
-        return cls(cpu)
+        return FloorMeter(warming).measure(documents)
 
     def cpu(self, documents: list[Document]) -> float:
         """The processors' own CPU seconds for these documents."""
@@ -82,3 +77,25 @@ class Floor:
 
     def per_second(self, documents: list[Document]) -> float:
         return len(documents) / self.seconds(documents)
+
+    def mean_ms(self) -> float:
+        return round(1000 * sum(self.cpu_seconds.values()) / len(self.cpu_seconds), 2)
+
+
+class FloorMeter:
+    """This process, warmed up once (`warm_up`, a pass over `warming`), measuring the
+    floor of any documents whenever asked."""
+
+    def __init__(self, warming: list[Document]) -> None:
+        warm_up()
+        self.context = ProcessingContext(DocumentType.AUTO, "x", CompanyProfile("Bench GmbH"))
+        for _, data in warming:
+            _read(data, self.context)
+
+    def measure(self, documents: list[Document]) -> Floor:
+        cpu = {}
+        for name, data in documents:
+            started = time.process_time()
+            _read(data, self.context)
+            cpu[name] = time.process_time() - started
+        return Floor(cpu)
