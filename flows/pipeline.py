@@ -58,12 +58,14 @@ _unpacking_lock = threading.Lock()
 
 
 @contextmanager
-def unpacking_ahead(batch_id: uuid.UUID) -> Iterator[None]:
+def unpacking_ahead(batch: BatchInfo) -> Iterator[None]:
     """Unpack a claimed batch while its flow run is being created and started (about
     0.2 s of Prefect API calls on an idle stack, docs/throughput.md); `process-batch`
     takes the outcome instead of unpacking itself. Waits for the unpack on the way out,
-    so the batch is never unpacked twice at once."""
-    future = _ahead.submit(_unpack, batch_id)
+    so the batch is never unpacked twice at once. `batch` is the row as the claim read
+    it: it is not read again."""
+    batch_id = batch.id
+    future = _ahead.submit(unpack, runtime.current(), batch)
     with _unpacking_lock:
         _unpacking[batch_id] = future
     try:

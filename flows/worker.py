@@ -29,6 +29,7 @@ from flows.export import export_status_tables
 from flows.pipeline import process_batch, process_uploads, unpacking_ahead
 from flows.prefect_tls import share_tls_contexts
 from flows.turns import BATCH_LOOPS
+from flows.unpack import BatchInfo
 from flows.work import INFRASTRUCTURE_ERRORS, WorkerEnv, heartbeat, recover_singles
 from processors.ocr import ocr_available
 from storage.models import utcnow
@@ -170,15 +171,19 @@ class Worker:
         if claimed is None:
             turns.give_back()
             return False
-        batch_id, company_id, document_type = claimed
+        batch_id = claimed.id
         turns.hold(batch_id)
         with self._batches_lock:
             self.batches_in_hand.add(batch_id)
         self.last_busy = time.monotonic()
         try:
             with (
-                unpacking_ahead(batch_id),
-                tags("batch", f"company:{company_id}", f"document-type:{document_type}"),
+                unpacking_ahead(claimed),
+                tags(
+                    "batch",
+                    f"company:{claimed.company_id}",
+                    f"document-type:{claimed.document_type}",
+                ),
             ):
                 process_batch(str(batch_id))
         finally:
@@ -188,10 +193,10 @@ class Worker:
             self.last_busy = time.monotonic()
         return True
 
-    def _claim_batch(self) -> tuple[uuid.UUID, uuid.UUID, str] | None:
+    def _claim_batch(self) -> BatchInfo | None:
         with self.env.db.session() as session:
             batch = work_repo.claim_batch(session, self.env.owner, self.env.lease)
-            claimed = (batch.id, batch.company_id, batch.document_type) if batch else None
+            claimed = BatchInfo.of(batch) if batch else None
             session.commit()
         self.probe.forget()
         return claimed

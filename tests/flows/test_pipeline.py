@@ -11,6 +11,7 @@ from sqlalchemy import select
 
 from flows import pipeline
 from flows.pipeline import process_batch, process_uploads
+from flows.unpack import BatchInfo
 from flows.work import WorkerEnv
 from storage.models import Batch, StatusChange, Upload
 from storage.repositories import work as work_repo
@@ -151,8 +152,9 @@ def test_a_batch_unpacked_ahead_of_its_run_is_not_unpacked_again(
     with env.db.session() as session:
         batch = work_repo.claim_batch(session, env.owner, env.lease)
         assert batch is not None and str(batch.id) == created["id"]
+        claimed = BatchInfo.of(batch)
         session.commit()
-    with pipeline.unpacking_ahead(uuid.UUID(created["id"])):
+    with pipeline.unpacking_ahead(claimed):
         deadline = time.monotonic() + 60
         while _unpack_state(env, created["id"]) != "done":
             assert time.monotonic() < deadline
