@@ -16,8 +16,8 @@ warm, then:
    floor's rate, queued-to-completed p50;
 5. polling: GET upload at 500/s and batch GET (100 uploads) while 8 batches are read.
 
-The floor (bench/throughput_docs.py) is measured in this process right before each
-phase, over that phase's documents (`floors_mean_cpu_ms_per_document`). Every
+The floor (bench/throughput_docs.py) is measured once per run, in this process, each
+document's the median of three passes. Every
 phase records the machine's load average: on a shared machine throughput and latency
 move with it; CPU per document much less.
 
@@ -41,7 +41,7 @@ from bench.pipeline import bench_cold_start
 from bench.soak_backends import PostgresCluster
 from bench.stack import Stack
 from bench.stack_cpu import CpuMeter
-from bench.throughput_docs import CORES, Document, Floor, FloorMeter, originals, variants
+from bench.throughput_docs import CORES, FLOOR_PASSES, Document, Floor, originals, variants
 from bench.throughput_phases import (
     idle_batches,
     idle_cpu_per_second,
@@ -104,6 +104,11 @@ class Documents:
             files, batches, spread[: sizes.singles], paced[: sizes.paced_singles], polling_load
         )
 
+    def measured(self) -> list[Document]:
+        """The documents whose floor the targets compare with (the polling load's is
+        not needed)."""
+        return [*self.originals, *(d for b in self.batches for d in b), *self.singles, *self.paced]
+
 
 def _backends(mode: str, work: Path, exits: ExitStack) -> tuple[str, str | None, Any]:
     if mode == "embedded":
@@ -130,11 +135,7 @@ def _roots(stack: Stack, postgres: PostgresCluster | None) -> dict[str, list[int
 
 
 def run_mode(
-    mode: str,
-    sizes: Sizes,
-    documents: Documents,
-    floors: FloorMeter,
-    sustained_only: bool = False,
+    mode: str, sizes: Sizes, documents: Documents, floor: Floor, sustained_only: bool = False
 ) -> dict[str, Any]:
     with ExitStack() as exits:
         work = Path(
@@ -157,37 +158,24 @@ def run_mode(
             "cold_start": cold,
             "idle_stack_cpu_s_per_s": idle_cpu,
         }
-        batch_documents = [document for batch in documents.batches for document in batch]
-        phase_documents = {
-            "target_3_idle_batch": documents.originals,
-            "targets_1_2_sustained": batch_documents,
-            "target_4_singles": [*documents.singles, *documents.paced],
-            "target_5_polling": [],
-        }
-        phases: dict[str, Callable[[Floor], Any]] = {
-            "target_3_idle_batch": lambda floor: idle_batches(
+        phases: dict[str, Callable[[], Any]] = {
+            "target_3_idle_batch": lambda: idle_batches(
                 stack, url, documents.originals, floor, sizes.idle_batches
             ),
-            "targets_1_2_sustained": lambda floor: sustained(
-                stack, url, documents.batches, floor, meter
-            ),
-            "target_4_singles": lambda floor: singles(
+            "targets_1_2_sustained": lambda: sustained(stack, url, documents.batches, floor, meter),
+            "target_4_singles": lambda: singles(
                 stack, url, documents.singles, documents.paced, floor, meter
             ),
-            "target_5_polling": lambda _: polling(
+            "target_5_polling": lambda: polling(
                 stack, finished, documents.polling_load, sizes.poll_rate, sizes.poll_seconds
             ),
         }
-        result["floors_mean_cpu_ms_per_document"] = {}
         finished: tuple[str, str] = ("", "")
         for name, phase in phases.items():
             if sustained_only and name != "targets_1_2_sustained":
                 continue
-            floor = floors.measure(phase_documents[name])
-            if floor.cpu_seconds:
-                result["floors_mean_cpu_ms_per_document"][name] = floor.mean_ms()
             try:
-                result[name] = phase(floor)
+                result[name] = phase()
             except Exception as error:  # the other phases still run and report
                 result[name] = {"error": f"{type(error).__name__}: {error}"[:2000]}
             if name == "target_3_idle_batch" and "error" not in result[name]:
@@ -237,18 +225,24 @@ def run(
     documents = Documents.of(sizes)
     load = load_average()
     started = time.process_time()
-    floors = FloorMeter(documents.originals)
+    passes = 1 if fast else FLOOR_PASSES
+    floor = Floor.measure(documents.originals, documents.measured(), passes)
     floor_info = {
-        "how": (
-            "read_document in this process, warm, CPU time over the cores; measured right "
-            "before each phase over its documents"
-        ),
+        "how": "read_document in this process, warm, CPU time over the cores",
+        "per_document": f"median of {passes} passes",
         "load_average_1m_at_start": load,
-        "warm_up_cpu_s": round(time.process_time() - started, 1),
+        "documents": len(floor.cpu_seconds),
+        "mean_cpu_ms_per_document": round(
+            1000 * sum(floor.cpu_seconds.values()) / len(floor.cpu_seconds), 2
+        ),
+        "sustained_documents_per_second": round(
+            floor.per_second([d for b in documents.batches for d in b]), 1
+        ),
+        "measured_in_s": round(time.process_time() - started, 1),
     }
     results: dict[str, Any] = {"fast": fast, "sizes": sizes.__dict__, "floor": floor_info}
     for mode in modes:
-        measured = run_mode(mode, sizes, documents, floors, bool(sustained_batches))
+        measured = run_mode(mode, sizes, documents, floor, bool(sustained_batches))
         targets = {} if sustained_batches else summary(measured)
         results[mode] = {"targets": targets, **measured}
     return results

@@ -8,16 +8,20 @@ one is read, with the same outcome as its original.
 The floor: the project's own `read_document` over exactly those bytes in one warm
 process (after `warm_up` and a first pass over the originals), its CPU time divided by
 the cores. Per document, so the floor of any part of the run is the sum of its own.
-Each phase's floor is measured right before the phase, while the stack idles: this
-machine's speed moves by a fifth within minutes (the same 100 documents measured
-1.22-1.92 s in one afternoon), so a floor measured at the start of the run would
-compare the phases with another machine.
+Each document's floor is the median of `FLOOR_PASSES` passes over all documents: one
+pass over the same documents moves by a tenth from the pass before on a quiet machine
+(21.7-25.8 ms a document in five passes), a spike on one document in one pass (the
+machine's other tenants, a garbage collection) is not the document's cost. Measured
+right before each phase instead, the floors of the same 800 documents came out 22.8
+and 30.6 ms a document six minutes apart, while the reading processes spent 30.8 and
+28.9 ms on them: that added noise instead of taking it away.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import statistics
 import time
 from dataclasses import dataclass
 
@@ -27,6 +31,7 @@ from processors.base import CompanyProfile, DocumentType, ProcessingContext, Pro
 from processors.pipeline import read_document
 
 CORES = os.cpu_count() or 1
+FLOOR_PASSES = 3
 Document = tuple[str, bytes]
 UTF16_NEWLINE = {b"\xff\xfe": "\n".encode("utf-16-le"), b"\xfe\xff": "\n".encode("utf-16-be")}
 
@@ -64,8 +69,15 @@ class Floor:
     cpu_seconds: dict[str, float]
 
     @classmethod
-    def measure(cls, warming: list[Document], documents: list[Document]) -> Floor:
-        return FloorMeter(warming).measure(documents)
+    def measure(cls, warming: list[Document], documents: list[Document], passes: int = 1) -> Floor:
+        meter = FloorMeter(warming)
+        measured = [meter.measure(documents) for _ in range(passes)]
+        return cls(
+            {
+                name: statistics.median(floor.cpu_seconds[name] for floor in measured)
+                for name in measured[0].cpu_seconds
+            }
+        )
 
     def cpu(self, documents: list[Document]) -> float:
         """The processors' own CPU seconds for these documents."""

@@ -40,6 +40,13 @@ def test_the_floor_is_per_document_and_over_the_cores() -> None:
     assert floor.seconds(files) > 0 and floor.per_second(files) > 0
 
 
+def test_the_floor_of_several_passes_is_each_documents_median() -> None:
+    files = originals(2)
+    floor = Floor.measure(files, files, passes=3)
+    assert set(floor.cpu_seconds) == {name for name, _ in files}
+    assert all(seconds > 0 for seconds in floor.cpu_seconds.values())
+
+
 BURN = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3: pass\n"
 # Waits for a line, runs a child that burns 0.3 s of CPU and ends (reaped), waits again.
 PARENT = (
