@@ -234,9 +234,7 @@ def unpack(env: WorkerEnv, batch: BatchInfo) -> int:
                 if entry.position not in existing
             ],
         )
-        record = session.get(Batch, batch.id)
-        assert record is not None
-        record.unpack_state = UnpackState.DONE
+        work_repo.mark_unpacked(session, batch.id)
         session.commit()
     log.info("batch %s: unpacked %d files", batch.id, len(report.entries))
     return len(report.entries)

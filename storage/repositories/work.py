@@ -228,6 +228,15 @@ def finish_batch(session: Session, batch_id: uuid.UUID, owner: str) -> None:
         note_batch_finished(session, batch_id)
 
 
+def mark_unpacked(session: Session, batch_id: uuid.UUID) -> None:
+    """The batch's uploads exist: set in the transaction that inserts them."""
+    session.execute(
+        update(Batch)
+        .where(Batch.id == batch_id, Batch.unpack_state == UnpackState.PENDING)
+        .values(unpack_state=UnpackState.DONE)
+    )
+
+
 def fail_batch(session: Session, batch: Batch, code: str, message: str) -> None:
     batch.unpack_state = UnpackState.FAILED
     batch.error_code, batch.error_message = code, message
