@@ -34,7 +34,7 @@ from flows.work import INFRASTRUCTURE_ERRORS, WorkerEnv, heartbeat, recover_sing
 from processors.ocr import ocr_available
 from storage.models import utcnow
 from storage.repositories import work as work_repo
-from storage.work_news import WorkListener, can_listen
+from storage.work_news import BATCH, SINGLE, WorkListener, can_listen
 
 log = logging.getLogger(__name__)
 
@@ -98,29 +98,41 @@ def _guarded(
 
 
 class WorkProbe:
-    """What waits in the queue, asked of the database at most once per poll interval
-    however many loops ask (the singles loop and each batch loop used to ask on their
-    own, ten times a second each)."""
+    """What waits in the queue, by kind (`SINGLE`, `BATCH`), asked of the database at
+    most once per poll interval however many loops ask (the singles loop and each batch
+    loop used to ask on their own, ten times a second each). News of a kind answers for
+    that kind without asking; the other kind's answer keeps its own age, so a stream of
+    news of one kind never hides work of the other that nobody announced (a batch whose
+    holder died)."""
 
     def __init__(self, env: WorkerEnv, fresh_seconds: float = IDLE_POLL_SECONDS) -> None:
         self.env = env
         self.fresh_seconds = fresh_seconds
         self._lock = threading.Lock()
-        self._asked_at = -math.inf
-        self._answer = work_repo.Waiting(singles=False, batch=False)
+        self._asked_at = {SINGLE: -math.inf, BATCH: -math.inf}
+        self._answers = {SINGLE: False, BATCH: False}
 
-    def waiting(self) -> work_repo.Waiting:
+    def waits(self, kind: str) -> bool:
         with self._lock:
-            if time.monotonic() - self._asked_at >= self.fresh_seconds:
+            if time.monotonic() - self._asked_at[kind] >= self.fresh_seconds:
                 with self.env.db.read_session() as session:
-                    self._answer = work_repo.waiting_work(session, utcnow())
-                self._asked_at = time.monotonic()
-            return self._answer
+                    found = work_repo.waiting_work(session, utcnow())
+                self._answers = {SINGLE: found.singles, BATCH: found.batch}
+                self._asked_at = dict.fromkeys(self._asked_at, time.monotonic())
+            return self._answers[kind]
+
+    def heard(self, kind: str) -> None:
+        """News of new work of this kind; text of any other kind forgets both answers."""
+        with self._lock:
+            if kind in self._answers:
+                self._answers[kind], self._asked_at[kind] = True, time.monotonic()
+            else:
+                self._asked_at = dict.fromkeys(self._asked_at, -math.inf)
 
     def forget(self) -> None:
         """After a claim: the next loop to ask sees the queue as it is now."""
         with self._lock:
-            self._asked_at = -math.inf
+            self._asked_at = dict.fromkeys(self._asked_at, -math.inf)
 
 
 class Worker:
@@ -132,12 +144,15 @@ class Worker:
         self._batches_lock = threading.Lock()
         self._last_recovery = 0.0
         self.last_busy = time.monotonic()
-        self.wakeup = Wakeup()
+        self.wakeups = {SINGLE: Wakeup(), BATCH: Wakeup()}
         self.listener: WorkListener | None = None
 
-    def _news(self) -> None:
-        self.probe.forget()
-        self.wakeup.wake()
+    def _news(self, kind: str) -> None:
+        """Wake the loops that take this kind of work; all of them for a kind this
+        version does not know (news from a sender of another version)."""
+        self.probe.heard(kind)
+        for woken in [self.wakeups[kind]] if kind in self.wakeups else self.wakeups.values():
+            woken.wake()
 
     def poll_seconds(self) -> float:
         listening = self.listener is not None and self.listener.listening.is_set()
@@ -148,7 +163,7 @@ class Worker:
         if now - self._last_recovery > RECOVERY_EVERY_SECONDS:
             recover_singles(self.env)
             self._last_recovery = now
-        if not self.probe.waiting().singles:
+        if not self.probe.waits(SINGLE):
             return False
         self.last_busy = time.monotonic()
         with tags("single-uploads"):
@@ -164,7 +179,7 @@ class Worker:
         if not turns.take(timeout=IDLE_POLL_SECONDS):
             return True  # every turn is taken: wait again at once
         try:
-            claimed = self._claim_batch() if self.probe.waiting().batch else None
+            claimed = self._claim_batch() if self.probe.waits(BATCH) else None
         except BaseException:
             turns.give_back()
             raise
@@ -237,23 +252,27 @@ class Worker:
         `max_seconds` (the `serve-queue` flow's bounds; `docintake worker` has none)."""
         self.env.executor.warm_up()
         self.last_busy = time.monotonic()  # idle time counts from when the loops can claim
+        # name -> (step, the wakeup of the kind of work it takes)
         loops = {
-            "singles": self.singles_step,
-            **{f"batches-{n + 1}": self.batch_step for n in range(BATCH_LOOPS)},
-            "heartbeat": self.heartbeat_step,
+            "singles": (self.singles_step, self.wakeups[SINGLE]),
+            **{
+                f"batches-{n + 1}": (self.batch_step, self.wakeups[BATCH])
+                for n in range(BATCH_LOOPS)
+            },
+            "heartbeat": (self.heartbeat_step, Wakeup()),  # never idle: waits on `stop`
         }
         if self.env.settings.tables_export_interval_seconds > 0:
-            loops["tables"] = self.tables_step
+            loops["tables"] = (self.tables_step, Wakeup())
         # Each loop runs in a copy of this context, so the flows it starts are child runs
         # of the `serve-queue` run in the Prefect UI.
         threads = [
             threading.Thread(
                 target=contextvars.copy_context().run,
-                args=(_guarded, name, self.stop, step, self.wakeup, self.poll_seconds),
+                args=(_guarded, name, self.stop, step, wakeup, self.poll_seconds),
                 name=name,
                 daemon=True,
             )
-            for name, step in loops.items()
+            for name, (step, wakeup) in loops.items()
         ]
         if can_listen(self.env.db.engine):
             self.listener = WorkListener(self.env.db.engine, self._news).start()
@@ -267,7 +286,8 @@ class Worker:
                 self.stop.wait(0.5)
         finally:
             self.stop.set()
-            self.wakeup.wake()
+            for wakeup in self.wakeups.values():
+                wakeup.wake()
             if self.listener is not None:
                 self.listener.stop()
             for thread in threads:

@@ -28,6 +28,7 @@ from storage.repositories import uploads as upload_repo
 from storage.repositories.results import LiveResult
 from storage.repositories.work import announce_work
 from storage.states import INTAKE_FAILURE_CODES, UnpackState, UploadStatus
+from storage.work_news import BATCH, SINGLE
 
 T = TypeVar("T", Upload, Batch)
 
@@ -119,7 +120,7 @@ def _replay_upload(session: Session, upload: Upload, request: IntakeRequest) -> 
         session.refresh(upload, with_for_update=True)
         if _may_read_again(upload):
             uses_new_object = _read_again(session, upload, request)
-            announce_work(session)
+            announce_work(session, SINGLE)
     return Claim(record=upload, replayed=True, uses_new_object=uses_new_object)
 
 
@@ -131,7 +132,7 @@ def claim_upload(session: Session, request: IntakeRequest) -> Claim[Upload]:
             with session.begin_nested():
                 upload_repo.add_upload(session, upload, initial)
             if initial == UploadStatus.QUEUED:
-                announce_work(session)
+                announce_work(session, SINGLE)
             return Claim(record=upload, replayed=False, uses_new_object=True)
         except IntegrityError:
             existing = _find_upload(session, request)
@@ -168,7 +169,7 @@ def claim_batch(session: Session, request: IntakeRequest) -> Claim[Batch]:
         try:
             with session.begin_nested():
                 batch_repo.add_batch(session, batch)
-            announce_work(session)
+            announce_work(session, BATCH)
             return Claim(record=batch, replayed=False, uses_new_object=True)
         except IntegrityError:
             existing = _find_batch(session, request)

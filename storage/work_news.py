@@ -3,12 +3,16 @@ next poll.
 
 The API announces a new single upload or batch in the transaction that inserts it
 (`repositories.work.announce_work`); the news goes out only if that transaction commits.
-- Postgres: `NOTIFY`, which Postgres delivers at commit and drops on rollback. A
-  worker's `WorkListener` holds one connection that `LISTEN`s, whichever host it is on.
+- Postgres: `pg_notify`, which Postgres delivers at commit and drops on rollback, on a
+  channel of the schema's own (`CHANNEL_SQL`): stacks in other schemas of the same
+  database do not hear each other. A worker's `WorkListener` holds one connection that
+  `LISTEN`s, whichever host it is on.
 - SQLite (the embedded stack, one machine): after the commit, one datagram to each
   listener's Unix socket in a folder beside the database file (`<db>.news/`). A socket
   nobody serves any more (its worker died) is removed by the next sender.
-Without news the loops poll as before (flows/worker.py); news only makes them early.
+Each piece of news names its kind (`SINGLE`, `BATCH`), so a worker wakes only the loops
+that take that kind. Without news the loops poll as before (flows/worker.py); news only
+makes them early.
 """
 
 from __future__ import annotations
@@ -28,7 +32,11 @@ from sqlalchemy.orm import Session
 
 log = logging.getLogger(__name__)
 
-CHANNEL = "docintake_work"
+# The channel of the connection's schema, worked out by Postgres on both sides (a
+# channel name is at most 63 bytes; a schema name may be as long).
+CHANNEL_SQL = "'docintake_work_' || left(md5(current_schema()), 16)"
+SINGLE = "single"
+BATCH = "batch"
 RECONNECT_SECONDS = 2.0
 _PENDING = "docintake.work_news"
 MAX_SOCKET_PATH = 107  # bytes of a Unix socket's path on Linux, without the final NUL
@@ -45,16 +53,19 @@ def can_listen(engine: Engine) -> bool:
     return engine.dialect.name == "postgresql" or local_folder(engine.url) is not None
 
 
-def tell_after_commit(session: Session, folder: Path) -> None:
+def tell_after_commit(session: Session, folder: Path, kind: str) -> None:
     """SQLite: send the news once this session's transaction has committed."""
-    session.info[_PENDING] = folder
+    _, kinds = session.info.setdefault(_PENDING, (folder, set()))
+    kinds.add(kind)
 
 
 @event.listens_for(Session, "after_commit")
 def _send_pending(session: Session) -> None:
-    folder = session.info.pop(_PENDING, None)
-    if isinstance(folder, Path):
-        tell_local_listeners(folder)
+    pending = session.info.pop(_PENDING, None)
+    if pending is not None:
+        folder, kinds = pending
+        for kind in sorted(kinds):
+            tell_local_listeners(folder, kind)
 
 
 @event.listens_for(Session, "after_rollback")
@@ -62,12 +73,12 @@ def _drop_pending(session: Session) -> None:
     session.info.pop(_PENDING, None)
 
 
-def tell_local_listeners(folder: Path) -> None:
+def tell_local_listeners(folder: Path, kind: str) -> None:
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sender:
         sender.setblocking(False)
         for path in folder.glob("*.sock"):  # none while no worker ever listened
             try:
-                sender.sendto(b"work", str(path))
+                sender.sendto(kind.encode(), str(path))
             except (ConnectionRefusedError, FileNotFoundError):
                 path.unlink(missing_ok=True)  # its listener is gone
             except OSError:  # a full buffer: that listener has news waiting already
@@ -75,10 +86,12 @@ def tell_local_listeners(folder: Path) -> None:
 
 
 class WorkListener:
-    """A thread that receives the news and calls `on_news` for each. A lost connection
-    is opened again after RECONNECT_SECONDS; until then the loops poll as before."""
+    """A thread that receives the news and calls `on_news` with the kind of each (any
+    other text from a sender of another version: the worker treats it as any kind). A
+    lost connection is opened again after RECONNECT_SECONDS; until then the loops poll
+    as before."""
 
-    def __init__(self, engine: Engine, on_news: Callable[[], None]) -> None:
+    def __init__(self, engine: Engine, on_news: Callable[[str], None]) -> None:
         self._url = engine.url
         self._on_news = on_news
         self._stop = threading.Event()
@@ -109,12 +122,15 @@ class WorkListener:
     def _listen_to_postgres(self) -> None:
         conninfo = self._url.set(drivername="postgresql").render_as_string(hide_password=False)
         with psycopg.connect(conninfo, autocommit=True, connect_timeout=5) as connection:
-            connection.execute(f"LISTEN {CHANNEL}")
-            self._listening(CHANNEL)
+            row = connection.execute(f"SELECT {CHANNEL_SQL}").fetchone()
+            assert row is not None
+            channel = str(row[0])  # a fixed prefix and hex digits
+            connection.execute(f'LISTEN "{channel}"')
+            self._listening(channel)
             while not self._stop.is_set():
                 # Wakes at least once a second to see whether it was stopped.
-                for _ in connection.notifies(timeout=1.0):
-                    self._on_news()
+                for notice in connection.notifies(timeout=1.0):
+                    self._on_news(notice.payload)
 
     def _listen_on_socket(self, folder: Path) -> None:
         folder.mkdir(mode=0o700, exist_ok=True)
@@ -130,8 +146,7 @@ class WorkListener:
             try:
                 while not self._stop.is_set():
                     with contextlib.suppress(TimeoutError):
-                        receiver.recv(64)
-                        self._on_news()
+                        self._on_news(receiver.recv(64).decode(errors="replace"))
             finally:
                 path.unlink(missing_ok=True)
 

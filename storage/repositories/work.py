@@ -315,11 +315,11 @@ def has_live_leases(session: Session, now: datetime) -> bool:
     )
 
 
-def announce_work(session: Session) -> None:
-    """Tell listening workers, once this transaction commits, that work waits
-    (storage/work_news.py)."""
+def announce_work(session: Session, kind: str) -> None:
+    """Tell listening workers, once this transaction commits, that work of this kind
+    (`work_news.SINGLE`, `work_news.BATCH`) waits (storage/work_news.py)."""
     engine = session.get_bind().engine
     if engine.dialect.name == "postgresql":
-        session.execute(text(f"NOTIFY {work_news.CHANNEL}"))
+        session.execute(text(f"SELECT pg_notify({work_news.CHANNEL_SQL}, :kind)"), {"kind": kind})
     elif (folder := work_news.local_folder(engine.url)) is not None:
-        work_news.tell_after_commit(session, folder)
+        work_news.tell_after_commit(session, folder, kind)

@@ -12,7 +12,7 @@ from typing import cast
 from flows.turns import ReadingTurns
 from flows.work import WorkerEnv
 from flows.worker import Worker, WorkProbe
-from storage.repositories import work as work_repo
+from storage.work_news import BATCH
 
 
 def test_no_more_turns_than_there_are() -> None:
@@ -61,9 +61,9 @@ class _CountingProbe:
     def __init__(self) -> None:
         self.asked = 0
 
-    def waiting(self) -> work_repo.Waiting:
+    def waits(self, kind: str) -> bool:
         self.asked += 1
-        return work_repo.Waiting(singles=False, batch=True)
+        return kind == BATCH
 
 
 def test_a_batch_loop_without_a_turn_does_not_ask_the_database() -> None:

@@ -1,12 +1,24 @@
 """Idle loops sleep until their poll interval passes or new work is announced
-(flows/worker.py `Wakeup`, storage/work_news.py)."""
+(flows/worker.py `Wakeup`, storage/work_news.py); news of a kind wakes only the loops
+of that kind and answers the work probe for it."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
+from collections.abc import Iterator
+from datetime import datetime
+from types import SimpleNamespace
+from typing import cast
 
-from flows.worker import Wakeup, _guarded
+import pytest
+
+from flows import worker as worker_module
+from flows.work import WorkerEnv
+from flows.worker import Wakeup, Worker, WorkProbe, _guarded
+from storage.repositories.work import Waiting
+from storage.work_news import BATCH, SINGLE
 
 
 def _slept(wakeup: Wakeup, seconds: float, seen: int) -> float:
@@ -52,3 +64,61 @@ def test_an_idle_loop_steps_again_as_soon_as_work_is_announced() -> None:
     loop.join(timeout=5)
     assert not loop.is_alive()
     assert len(steps) >= 2 and steps[1] - announced < 0.1
+
+
+class _Database:
+    @contextlib.contextmanager
+    def read_session(self) -> Iterator[None]:
+        yield None
+
+
+@pytest.fixture
+def asked(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """When the probe asked the database (which answers: nothing waits)."""
+    times: list[float] = []
+
+    def waiting_work(_session: object, _now: datetime) -> Waiting:
+        times.append(time.monotonic())
+        return Waiting(singles=False, batch=False)
+
+    monkeypatch.setattr(worker_module.work_repo, "waiting_work", waiting_work)
+    return times
+
+
+def _worker() -> Worker:
+    return Worker(cast(WorkerEnv, SimpleNamespace(db=_Database())))
+
+
+def test_news_of_a_kind_wakes_only_the_loops_of_that_kind(asked: list[float]) -> None:
+    worker = _worker()
+    singles, batches = worker.wakeups[SINGLE].seen(), worker.wakeups[BATCH].seen()
+    worker._news(SINGLE)
+    assert worker.wakeups[SINGLE].seen() == singles + 1
+    assert worker.wakeups[BATCH].seen() == batches
+    worker._news("work")  # a sender of another version: every loop wakes
+    assert worker.wakeups[SINGLE].seen() == singles + 2
+    assert worker.wakeups[BATCH].seen() == batches + 1
+
+
+def test_news_answers_the_probe_for_its_kind_without_asking_the_database(
+    asked: list[float],
+) -> None:
+    worker = _worker()
+    worker._news(SINGLE)
+    assert worker.probe.waits(SINGLE) is True
+    assert asked == []
+    assert worker.probe.waits(BATCH) is False  # unannounced: asked
+    assert len(asked) == 1
+
+
+def test_news_of_one_kind_never_hides_work_of_the_other(asked: list[float]) -> None:
+    """A stream of single uploads keeps the singles answer fresh; the batch loops still
+    ask once their answer is older than the poll interval (a batch whose holder died
+    is announced by no one)."""
+    probe = WorkProbe(cast(WorkerEnv, SimpleNamespace(db=_Database())), fresh_seconds=0.05)
+    probe.waits(BATCH)
+    for _ in range(3):
+        time.sleep(0.06)
+        probe.heard(SINGLE)
+        probe.waits(BATCH)
+    assert len(asked) == 4

@@ -1,6 +1,6 @@
 """New work announced to listening workers (Postgres NOTIFY, SQLite datagrams beside
-the database file): delivered at commit, never for a rollback; the API announces new
-single uploads and batches."""
+the database file): delivered at commit with its kind, never for a rollback; the API
+announces new single uploads and batches."""
 
 from __future__ import annotations
 
@@ -17,69 +17,90 @@ from sqlalchemy import Engine
 from storage import idempotency
 from storage.db import Database, make_engine
 from storage.repositories.work import announce_work
-from storage.work_news import WorkListener, can_listen, local_folder
+from storage.work_news import BATCH, SINGLE, WorkListener, can_listen, local_folder
 from tests.api.helpers import make_zip, post_batch, post_upload
 from tests.conftest import Tenant
 from tests.flows.samples import blank_pdf
-from tests.support.databases import POSTGRES_URL
+from tests.support.databases import migrated_postgres
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def channel(request: pytest.FixtureRequest) -> Iterator[Engine]:
-    """A database whose commits carry news (no schema needed: nothing is written)."""
+    """A database whose commits carry news: on Postgres a schema of its own (its
+    channel: tests running at the same time do not hear each other)."""
     if request.param == "postgres":
         if not request.getfixturevalue("postgres_available"):
             pytest.skip("Postgres is not reachable")
-        engine = make_engine(POSTGRES_URL, pool_size=1)
-    else:
-        # A short path: a Unix socket's path may have at most 107 bytes.
-        folder = Path(tempfile.mkdtemp(prefix="news-", dir="/tmp"))
-        engine = make_engine(f"sqlite:///{folder / 'd.db'}")
+        with migrated_postgres(pool_size=1) as engine:
+            yield engine
+        return
+    # A short path: a Unix socket's path may have at most 107 bytes.
+    folder = Path(tempfile.mkdtemp(prefix="news-", dir="/tmp"))
+    engine = make_engine(f"sqlite:///{folder / 'd.db'}")
     yield engine
     engine.dispose()
 
 
-def _listening(engine: Engine, on_news: Callable[[], None]) -> WorkListener:
+def _listening(engine: Engine, on_news: Callable[[str], None]) -> WorkListener:
     listener = WorkListener(engine, on_news)
     listener.start()
     assert listener.listening.wait(10)
     return listener
 
 
+class Heard:
+    """The kinds a listener heard, in order; `next` waits for the next one."""
+
+    def __init__(self) -> None:
+        self.kinds: list[str] = []
+        self._arrived = threading.Semaphore(0)
+
+    def __call__(self, kind: str) -> None:
+        self.kinds.append(kind)
+        self._arrived.release()
+
+    def next(self, timeout: float = 5.0) -> str | None:
+        return self.kinds[-1] if self._arrived.acquire(timeout=timeout) else None
+
+
 @pytest.fixture
-def news(channel: Engine) -> Iterator[threading.Semaphore]:
-    """Released once per piece of news a listener received."""
-    received = threading.Semaphore(0)
-    listener = _listening(channel, received.release)
-    yield received
+def news(channel: Engine) -> Iterator[Heard]:
+    heard = Heard()
+    listener = _listening(channel, heard)
+    yield heard
     listener.stop()
 
 
-def _announce(engine: Engine, commit: bool) -> None:
+def _announce(engine: Engine, commit: bool, kind: str = SINGLE) -> None:
     with Database(engine).session() as session:
-        announce_work(session)
+        announce_work(session, kind)
         if commit:
             session.commit()
 
 
-def test_a_committed_announcement_reaches_the_listener(
-    channel: Engine, news: threading.Semaphore
+def test_a_committed_announcement_reaches_the_listener_with_its_kind(
+    channel: Engine, news: Heard
 ) -> None:
     assert can_listen(channel)
-    _announce(channel, commit=True)
-    assert news.acquire(timeout=5)
+    _announce(channel, commit=True, kind=SINGLE)
+    assert news.next() == SINGLE
+    _announce(channel, commit=True, kind=BATCH)
+    assert news.next() == BATCH
 
 
-def test_a_rolled_back_announcement_does_not(channel: Engine, news: threading.Semaphore) -> None:
+def test_a_rolled_back_announcement_does_not(channel: Engine, news: Heard) -> None:
     _announce(channel, commit=False)
-    assert not news.acquire(timeout=1.5)
+    assert news.next(timeout=1.5) is None
     _announce(channel, commit=True)
-    assert news.acquire(timeout=5)
+    assert news.next() == SINGLE
 
 
 def test_every_listener_hears_and_a_dead_ones_socket_is_removed(channel: Engine) -> None:
     first, second = threading.Semaphore(0), threading.Semaphore(0)
-    listeners = [_listening(channel, first.release), _listening(channel, second.release)]
+    listeners = [
+        _listening(channel, lambda _kind: first.release()),
+        _listening(channel, lambda _kind: second.release()),
+    ]
     _announce(channel, commit=True)
     assert first.acquire(timeout=5) and second.acquire(timeout=5)
     folder = local_folder(channel.url)
@@ -94,11 +115,26 @@ def test_every_listener_hears_and_a_dead_ones_socket_is_removed(channel: Engine)
         listener.stop()
 
 
+def test_stacks_in_other_schemas_of_the_database_do_not_hear_each_other(
+    postgres_available: bool,
+) -> None:
+    if not postgres_available:
+        pytest.skip("Postgres is not reachable")
+    with migrated_postgres(pool_size=1) as ours, migrated_postgres(pool_size=1) as theirs:
+        heard = Heard()
+        listener = _listening(ours, heard)
+        _announce(theirs, commit=True)
+        assert heard.next(timeout=1.5) is None
+        _announce(ours, commit=True)
+        assert heard.next() == SINGLE
+        listener.stop()
+
+
 def test_an_in_memory_database_has_no_channel() -> None:
     engine = make_engine("sqlite://")
     assert not can_listen(engine)
     with Database(engine).session() as session:
-        announce_work(session)  # nothing to tell: its workers poll
+        announce_work(session, BATCH)  # nothing to tell: its workers poll
         session.commit()
 
 
@@ -106,10 +142,10 @@ def test_the_api_announces_new_single_uploads_and_batches(
     client: TestClient, tenant: Tenant, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     announced: list[str] = []
-    monkeypatch.setattr(idempotency, "announce_work", lambda _session: announced.append("news"))
+    monkeypatch.setattr(idempotency, "announce_work", lambda _session, kind: announced.append(kind))
     assert post_upload(client, tenant.headers, blank_pdf("one")).status_code == 202
     assert post_upload(client, tenant.headers, blank_pdf("one")).status_code == 202  # a repeat
-    assert len(announced) == 1
+    assert announced == [SINGLE]
     archive = make_zip({"a.pdf": blank_pdf("a"), "b.pdf": blank_pdf("b")})
     assert post_batch(client, tenant.headers, archive).status_code == 202
-    assert len(announced) == 2
+    assert announced == [SINGLE, BATCH]
