@@ -232,9 +232,7 @@ def run(
         "per_document": f"median of {passes} passes",
         "load_average_1m_at_start": load,
         "documents": len(floor.cpu_seconds),
-        "mean_cpu_ms_per_document": round(
-            1000 * sum(floor.cpu_seconds.values()) / len(floor.cpu_seconds), 2
-        ),
+        "mean_cpu_ms_per_document": floor.mean_ms(),
         "sustained_documents_per_second": round(
             floor.per_second([d for b in documents.batches for d in b]), 1
         ),

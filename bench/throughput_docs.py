@@ -70,14 +70,12 @@ class Floor:
 
     @classmethod
     def measure(cls, warming: list[Document], documents: list[Document], passes: int = 1) -> Floor:
-        meter = FloorMeter(warming)
-        measured = [meter.measure(documents) for _ in range(passes)]
-        return cls(
-            {
-                name: statistics.median(floor.cpu_seconds[name] for floor in measured)
-                for name in measured[0].cpu_seconds
-            }
-        )
+        warm_up()
+        context = ProcessingContext(DocumentType.AUTO, "x", CompanyProfile("Bench GmbH"))
+        for _, data in warming:
+            _read(data, context)
+        measured = [_one_pass(documents, context) for _ in range(passes)]
+        return cls({name: statistics.median(cpu[name] for cpu in measured) for name in measured[0]})
 
     def cpu(self, documents: list[Document]) -> float:
         """The processors' own CPU seconds for these documents."""
@@ -94,20 +92,11 @@ class Floor:
         return round(1000 * sum(self.cpu_seconds.values()) / len(self.cpu_seconds), 2)
 
 
-class FloorMeter:
-    """This process, warmed up once (`warm_up`, a pass over `warming`), measuring the
-    floor of any documents whenever asked."""
-
-    def __init__(self, warming: list[Document]) -> None:
-        warm_up()
-        self.context = ProcessingContext(DocumentType.AUTO, "x", CompanyProfile("Bench GmbH"))
-        for _, data in warming:
-            _read(data, self.context)
-
-    def measure(self, documents: list[Document]) -> Floor:
-        cpu = {}
-        for name, data in documents:
-            started = time.process_time()
-            _read(data, self.context)
-            cpu[name] = time.process_time() - started
-        return Floor(cpu)
+def _one_pass(documents: list[Document], context: ProcessingContext) -> dict[str, float]:
+    """CPU seconds of each document, read once in this process."""
+    cpu = {}
+    for name, data in documents:
+        started = time.process_time()
+        _read(data, context)
+        cpu[name] = time.process_time() - started
+    return cpu
