@@ -43,7 +43,7 @@ class RetryAfterEstimator:
             if now < self._expires:
                 return self._value
             self._expires = now + 1.0
-        with self._db.read_session() as session:
+        with self._db.standalone_reads() as session:
             queued = upload_repo.count_with_status(session, UploadStatus.QUEUED)
         value = max(1, min(30, math.ceil(queued / self._throughput)))
         with self._lock:
@@ -120,7 +120,7 @@ def note_use(services: Services, key: api_keys.ActiveKey) -> None:
 
 def current_company_id(request: Request, services: ServicesDep) -> uuid.UUID:
     token = bearer_token(request)
-    with services.db.read_session() as session:
+    with services.db.standalone_reads() as session:
         key = admit(services, api_keys.find_active_key(session, token))
     note_use(services, key)
     return key.company_id

@@ -99,7 +99,7 @@ class Dispatcher:
         if time.monotonic() < self._saturated_until:
             return False
         now = utcnow()
-        with self.db.read_session() as session:
+        with self.db.standalone_reads() as session:
             waiting = work_repo.has_waiting_work(session, now)
             held = waiting and work_repo.has_live_leases(session, now)
         if not waiting:

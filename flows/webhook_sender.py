@@ -124,7 +124,7 @@ class WebhookSender:
     def claim(self, limit: int) -> list[ClaimedDelivery]:
         now = utcnow()
         # A read first: on SQLite a claim takes the database's write lock.
-        with self.db.read_session() as session:
+        with self.db.standalone_reads() as session:
             if not webhook_repo.has_due(session, now):
                 return []
         with self.db.session() as session:

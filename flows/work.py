@@ -101,7 +101,7 @@ def _company_profile(env: WorkerEnv, company_id: uuid.UUID) -> CompanyProfile:
         cached = env.profiles.get(company_id)
     if cached is not None and now - cached[0] < PROFILE_CACHE_SECONDS:
         return cached[1]
-    with env.db.read_session() as session:
+    with env.db.standalone_reads() as session:
         company = result_repo.company_of(session, company_id)
     profile = CompanyProfile(
         name=company.name if company else "",

@@ -115,7 +115,7 @@ class WorkProbe:
     def waits(self, kind: str) -> bool:
         with self._lock:
             if time.monotonic() - self._asked_at[kind] >= self.fresh_seconds:
-                with self.env.db.read_session() as session:
+                with self.env.db.standalone_reads() as session:
                     found = work_repo.waiting_work(session, utcnow())
                 self._answers = {SINGLE: found.singles, BATCH: found.batch}
                 self._asked_at = dict.fromkeys(self._asked_at, time.monotonic())

@@ -68,6 +68,14 @@ class Database:
         self.read_sessions = sessionmaker(
             bind=engine.execution_options(**{READ_ONLY: True}), expire_on_commit=False
         )
+        self.standalone_read_sessions = (
+            self.read_sessions
+            if engine.dialect.name == "sqlite"
+            else sessionmaker(
+                bind=engine.execution_options(isolation_level="AUTOCOMMIT"),
+                expire_on_commit=False,
+            )
+        )
 
     @classmethod
     def bound_to(cls, connection: Connection) -> Database:
@@ -79,6 +87,7 @@ class Database:
             bind=connection, expire_on_commit=False, join_transaction_mode="create_savepoint"
         )
         database.read_sessions = database.sessions
+        database.standalone_read_sessions = database.sessions
         return database
 
     @property
@@ -98,6 +107,19 @@ class Database:
     def read_session(self) -> Iterator[Session]:
         """A session that only reads; on SQLite it never takes the write lock."""
         session = self.read_sessions()
+        try:
+            yield session
+        finally:
+            session.close()
+
+    @contextmanager
+    def standalone_reads(self) -> Iterator[Session]:
+        """A session whose reads each stand alone. On Postgres every statement is its own
+        transaction (autocommit): a poll is one round trip instead of three (BEGIN, the
+        statement, ROLLBACK), each of which waits for a busy server. Under READ COMMITTED
+        a transaction would not hold one snapshot across statements either. Not for
+        streamed results: a server-side cursor lives only inside a transaction."""
+        session = self.standalone_read_sessions()
         try:
             yield session
         finally:

@@ -253,7 +253,7 @@ def _retry_after(services: Services) -> dict[str, str]:
 
 
 def _upload_response(services: Services, token: str, raw_id: str) -> Response:
-    with services.db.read_session() as session:
+    with services.db.standalone_reads() as session:
         found, view = keyed_upload_view(session, token, _maybe_id(raw_id))
     key = admit(services, found)
     note_use(services, key)
@@ -278,7 +278,7 @@ async def get_upload(upload_id: UploadId, request: Request, services: ServicesDe
 
 def _batch_response(services: Services, token: str, raw_id: str) -> Response:
     base_url = services.settings.public_base_url
-    with services.db.read_session() as session:
+    with services.db.standalone_reads() as session:
         found, batch = keyed_batch_head(session, token, _maybe_id(raw_id))
         key = admit(services, found)  # before reading the uploads
         body = present_batch(session, batch, base_url) if batch is not None else None

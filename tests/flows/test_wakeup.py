@@ -68,7 +68,7 @@ def test_an_idle_loop_steps_again_as_soon_as_work_is_announced() -> None:
 
 class _Database:
     @contextlib.contextmanager
-    def read_session(self) -> Iterator[None]:
+    def standalone_reads(self) -> Iterator[None]:
         yield None
 
 
