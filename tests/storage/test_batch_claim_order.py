@@ -1,0 +1,68 @@
+"""A batch's files are claimed, and so read, largest first (a scan's OCR costs seconds,
+a text PDF milliseconds): the batch does not end on one reading process."""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from datetime import timedelta
+
+from storage.db import Database
+from storage.models import Batch, Upload
+from storage.repositories import work as work_repo
+from storage.states import UnpackState, UploadStatus
+from tests.conftest import Tenant
+
+LEASE = timedelta(seconds=60)
+
+
+def _batch(database: Database, tenant: Tenant, sizes: list[int]) -> uuid.UUID:
+    with database.session() as session:
+        batch = Batch(
+            id=uuid.uuid4(),
+            company_id=tenant.company_id,
+            document_type="auto",
+            file_name="batch.zip",
+            sha256=hashlib.sha256(b"batch").hexdigest(),
+            size_bytes=sum(sizes),
+            object_key="batches/b.zip",
+            unpack_state=UnpackState.DONE,
+        )
+        session.add(batch)
+        session.flush()
+        for position, size in enumerate(sizes):
+            name = f"file-{position}.pdf"
+            session.add(
+                Upload(
+                    id=uuid.uuid4(),
+                    company_id=tenant.company_id,
+                    batch_id=batch.id,
+                    position=position,
+                    file_name=name,
+                    document_type="auto",
+                    status=UploadStatus.QUEUED,
+                    sha256=hashlib.sha256(name.encode()).hexdigest(),
+                    size_bytes=size,
+                    object_key=f"uploads/{name}",
+                )
+            )
+        session.commit()
+        return batch.id
+
+
+def _claimed_positions(database: Database, batch_id: uuid.UUID, limit: int) -> list[int]:
+    with database.session() as session:
+        uploads = work_repo.claim_uploads(session, "worker-1", limit, LEASE, batch_id)
+        session.commit()
+        return [upload.position for upload in uploads]
+
+
+def test_a_batch_is_claimed_largest_file_first(database: Database, tenant: Tenant) -> None:
+    batch_id = _batch(database, tenant, [2_000, 900_000, 5_000, 900_000, 40_000])
+    assert _claimed_positions(database, batch_id, 10) == [1, 3, 4, 2, 0]
+
+
+def test_a_partial_claim_takes_the_largest_files(database: Database, tenant: Tenant) -> None:
+    batch_id = _batch(database, tenant, [2_000, 1_300_000, 5_000, 600_000])
+    assert _claimed_positions(database, batch_id, 2) == [1, 3]
+    assert _claimed_positions(database, batch_id, 2) == [2, 0]
