@@ -50,7 +50,7 @@ def _batch(database: Database, tenant: Tenant, sizes: list[int]) -> uuid.UUID:
         return batch.id
 
 
-def _claimed_positions(database: Database, batch_id: uuid.UUID, limit: int) -> list[int]:
+def _claimed_positions(database: Database, batch_id: uuid.UUID, limit: int) -> list[int | None]:
     with database.session() as session:
         uploads = work_repo.claim_uploads(session, "worker-1", limit, LEASE, batch_id)
         session.commit()
