@@ -3,51 +3,25 @@ a text PDF milliseconds): the batch does not end on one reading process."""
 
 from __future__ import annotations
 
-import hashlib
 import uuid
 from datetime import timedelta
 
 from storage.db import Database
-from storage.models import Batch, Upload
 from storage.repositories import work as work_repo
-from storage.states import UnpackState, UploadStatus
 from tests.conftest import Tenant
+from tests.web.support import seed_batch, seed_upload
 
 LEASE = timedelta(seconds=60)
 
 
 def _batch(database: Database, tenant: Tenant, sizes: list[int]) -> uuid.UUID:
-    with database.session() as session:
-        batch = Batch(
-            id=uuid.uuid4(),
-            company_id=tenant.company_id,
-            document_type="auto",
-            file_name="batch.zip",
-            sha256=hashlib.sha256(b"batch").hexdigest(),
-            size_bytes=sum(sizes),
-            object_key="batches/b.zip",
-            unpack_state=UnpackState.DONE,
+    """An unpacked batch of queued files of these sizes, in archive order."""
+    batch_id = seed_batch(database, tenant.company_id, [])
+    for position, size in enumerate(sizes):
+        seed_upload(
+            database, tenant.company_id, batch_id=batch_id, position=position, size_bytes=size
         )
-        session.add(batch)
-        session.flush()
-        for position, size in enumerate(sizes):
-            name = f"file-{position}.pdf"
-            session.add(
-                Upload(
-                    id=uuid.uuid4(),
-                    company_id=tenant.company_id,
-                    batch_id=batch.id,
-                    position=position,
-                    file_name=name,
-                    document_type="auto",
-                    status=UploadStatus.QUEUED,
-                    sha256=hashlib.sha256(name.encode()).hexdigest(),
-                    size_bytes=size,
-                    object_key=f"uploads/{name}",
-                )
-            )
-        session.commit()
-        return batch.id
+    return batch_id
 
 
 def _claimed_positions(database: Database, batch_id: uuid.UUID, limit: int) -> list[int | None]:

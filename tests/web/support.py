@@ -124,6 +124,7 @@ def seed_upload(
     result_type: str | None = None,
     error_code: str | None = None,
     error_message: str | None = None,
+    size_bytes: int = 100,
 ) -> uuid.UUID:
     """An upload row as the pipeline leaves it (with a result when `result_type` is given)."""
     upload_id = uuid.uuid4()
@@ -150,7 +151,7 @@ def seed_upload(
                 document_type=document_type,
                 status=status,
                 sha256=upload_id.hex + upload_id.hex,
-                size_bytes=100,
+                size_bytes=size_bytes,
                 object_key=f"uploads/{upload_id}",
                 result_id=result_id,
                 error_code=error_code,
