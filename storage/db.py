@@ -70,7 +70,7 @@ class Database:
         )
         self.standalone_read_sessions = (
             self.read_sessions
-            if engine.dialect.name == "sqlite"
+            if self.is_sqlite
             else sessionmaker(
                 bind=engine.execution_options(isolation_level="AUTOCOMMIT"),
                 expire_on_commit=False,
