@@ -7,8 +7,8 @@ hand their outcomes to one writer thread, which writes the outcomes that arrive 
 together in one transaction: one per document when documents arrive far apart, one per
 several when they arrive a few milliseconds apart (a batch, busy singles). Writing what
 had arrived by the time the last transaction ended made groups of one: 780 transactions
-for 800 documents of eight batches; waiting up to 20 ms for the next outcome, 361, and
-the pipeline process spent about 30 % less CPU (docs/throughput.md). The writer waits
+for 800 documents of eight batches; waiting for the next outcome (up to 150 ms, at most
+500 ms in all) makes about 60 (docs/throughput.md, tenth round). The writer waits
 only while requests queue for the reading processes (`more_coming`): then outcomes
 follow each other at the full rate and gathering saves CPU the machine is short of.
 With a reading process to spare (the last documents of a batch, single uploads at a
@@ -45,11 +45,14 @@ from storage.repositories.results import Booking
 log = logging.getLogger(__name__)
 
 MAX_GROUP = 32
-# A transaction costs this process about as much CPU as a few outcomes in it (ORM flush,
-# look-ups, commit), and reading processes finish documents tens of milliseconds apart:
-# waiting that long for the next outcome makes groups of several.
-GATHER_GAP_SECONDS = 0.05
-GATHER_MAX_SECONDS = 0.2
+# A transaction costs this process as much CPU as nine outcomes in it (ORM flush,
+# look-ups, commit: 6.5 ms and 0.7 ms an outcome on a slow machine), and documents take
+# from milliseconds to seconds to read, so outcomes arrive irregularly. A 50 ms gap made
+# groups of 4.9 on average in a sustained run, a 150 ms one groups of 13.5, and the
+# pipeline process and Postgres spent 0.7 ms less a document (docs/throughput.md, tenth
+# round). The wait happens only while requests queue for the readers (`more_coming`).
+GATHER_GAP_SECONDS = 0.15
+GATHER_MAX_SECONDS = 0.5
 
 Booked = tuple[uuid.UUID, str]
 
