@@ -48,9 +48,9 @@ MAX_GROUP = 32
 # A transaction costs this process as much CPU as nine outcomes in it (ORM flush,
 # look-ups, commit: 6.5 ms and 0.7 ms an outcome on a slow machine), and documents take
 # from milliseconds to seconds to read, so outcomes arrive irregularly. A 50 ms gap made
-# groups of 4.9 on average in a sustained run, a 150 ms one groups of 13.5, and the
-# pipeline process and Postgres spent 0.7 ms less a document (docs/throughput.md, tenth
-# round). The wait happens only while requests queue for the readers (`more_coming`).
+# groups of 4.9 on average in a sustained run, a 150 ms one groups of 13.5, and this
+# process spent about a tenth less CPU (docs/throughput.md, tenth round). The wait
+# happens only while requests queue for the readers (`more_coming`).
 GATHER_GAP_SECONDS = 0.15
 GATHER_MAX_SECONDS = 0.5
 
