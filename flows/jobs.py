@@ -47,7 +47,6 @@ class JobResult:
     result_id: uuid.UUID | None = None
     result_type: str | None = None
     error_code: str | None = None
-    cpu_seconds: float = 0.0
 
     def __str__(self) -> str:
         outcome = self.error_code or self.result_type or ""

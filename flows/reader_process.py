@@ -22,7 +22,6 @@ import os
 import pickle
 import resource
 import signal
-import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from types import FrameType
@@ -61,7 +60,6 @@ class ReadOutcome:
     failure_message: str | None = None
     failure_details: dict[str, Any] | None = None
     failed_at_intake: bool = False
-    cpu_seconds: float = 0.0
 
     @property
     def succeeded(self) -> bool:
@@ -146,42 +144,32 @@ def limit_cpu(seconds: float) -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
 
 
-def _failure(code: FailureCode, message: str, started: float) -> ReadOutcome:
-    return ReadOutcome(
-        failure_code=code.value,
-        failure_message=message,
-        cpu_seconds=time.process_time() - started,
-    )
+def _failure(code: FailureCode, message: str) -> ReadOutcome:
+    return ReadOutcome(failure_code=code.value, failure_message=message)
 
 
 def read_in_child(data: bytes, context: ProcessingContext, limits: ReaderLimits) -> ReadOutcome:
-    started = time.process_time()
     signal.setitimer(signal.ITIMER_REAL, limits.time_limit)
     try:
         outcome = read_document(data, context)
-        return ReadOutcome(
-            result_type=outcome.result_type.value,
-            data=dict(outcome.data),
-            cpu_seconds=time.process_time() - started,
-        )
+        return ReadOutcome(result_type=outcome.result_type.value, data=dict(outcome.data))
     except ProcessingError as exc:
         if hit_memory_limit():  # parsers report a failed allocation as broken input
-            return _failure(FailureCode.PROCESSING_FAILED, memory_message(limits), started)
+            return _failure(FailureCode.PROCESSING_FAILED, memory_message(limits))
         return ReadOutcome(
             failure_code=exc.code.value,
             failure_message=exc.message,
             failure_details=exc.details or None,
             failed_at_intake=isinstance(exc, IntakeRejected),
-            cpu_seconds=time.process_time() - started,
         )
     except DocumentTimeLimit:
-        return _failure(FailureCode.PROCESSING_FAILED, time_message(limits), started)
+        return _failure(FailureCode.PROCESSING_FAILED, time_message(limits))
     except MemoryError:
-        return _failure(FailureCode.PROCESSING_FAILED, memory_message(limits), started)
+        return _failure(FailureCode.PROCESSING_FAILED, memory_message(limits))
     except Exception as exc:
         log.exception("processor error")
         message = f"The service could not process the file ({type(exc).__name__})."
-        return _failure(FailureCode.PROCESSING_FAILED, message, started)
+        return _failure(FailureCode.PROCESSING_FAILED, message)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
 

@@ -230,22 +230,9 @@ def _apply(
     if outcome.succeeded:
         result_id, result_type = booked[_booking(entry)]
         work_repo.complete_upload(session, upload, result_id)
-        return JobResult(
-            job.upload_id,
-            job.file_name,
-            "completed",
-            result_id,
-            result_type,
-            cpu_seconds=outcome.cpu_seconds,
-        )
+        return JobResult(job.upload_id, job.file_name, "completed", result_id, result_type)
     code = FailureCode(outcome.failure_code or FailureCode.PROCESSING_FAILED)
     work_repo.fail_upload(
         session, upload, code, outcome.failure_message or "", outcome.failure_details
     )
-    return JobResult(
-        job.upload_id,
-        job.file_name,
-        "failed",
-        error_code=code.value,
-        cpu_seconds=outcome.cpu_seconds,
-    )
+    return JobResult(job.upload_id, job.file_name, "failed", error_code=code.value)
