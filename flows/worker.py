@@ -30,11 +30,12 @@ from flows.pipeline import process_batch, process_uploads, unpacking_ahead
 from flows.prefect_tls import share_tls_contexts
 from flows.turns import BATCH_LOOPS
 from flows.unpack import BatchInfo
+from flows.wakeup import Wakeup
 from flows.work import INFRASTRUCTURE_ERRORS, WorkerEnv, heartbeat, recover_singles
 from processors.ocr import ocr_available
 from storage.models import utcnow
 from storage.repositories import work as work_repo
-from storage.work_news import BATCH, SINGLE, WorkListener, can_listen
+from storage.work_news import BATCH, SINGLE, WorkListener, can_listen, concerns
 
 log = logging.getLogger(__name__)
 
@@ -44,29 +45,6 @@ IDLE_POLL_SECONDS = 0.1
 ANNOUNCED_POLL_SECONDS = 1.0
 RECOVERY_EVERY_SECONDS = 5.0
 MAX_BACKOFF_SECONDS = 10.0
-
-
-class Wakeup:
-    """Where idle loops sleep: until their poll interval passes or new work is announced
-    (storage/work_news.py). A loop passes the count it saw before its step, so news that
-    came during the step ends its sleep at once instead of being missed."""
-
-    def __init__(self) -> None:
-        self._news = threading.Condition()
-        self._count = 0
-
-    def seen(self) -> int:
-        with self._news:
-            return self._count
-
-    def wake(self) -> None:
-        with self._news:
-            self._count += 1
-            self._news.notify_all()
-
-    def sleep(self, seconds: float, seen: int) -> None:
-        with self._news:
-            self._news.wait_for(lambda: self._count != seen, timeout=seconds)
 
 
 def _guarded(
@@ -149,7 +127,10 @@ class Worker:
 
     def _news(self, kind: str) -> None:
         """Wake the loops that take this kind of work; all of them for a kind this
-        version does not know (news from a sender of another version)."""
+        version does not know (news from a sender of another version), none for news
+        that is not the pipeline's (webhook deliveries)."""
+        if not concerns(kind, (SINGLE, BATCH)):
+            return
         self.probe.heard(kind)
         for woken in [self.wakeups[kind]] if kind in self.wakeups else self.wakeups.values():
             woken.wake()

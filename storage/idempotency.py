@@ -25,8 +25,8 @@ from storage.errors import ExternalIdConflict
 from storage.models import Batch, Upload
 from storage.repositories import batches as batch_repo
 from storage.repositories import uploads as upload_repo
+from storage.repositories.news import announce_work
 from storage.repositories.results import LiveResult
-from storage.repositories.work import announce_work
 from storage.states import INTAKE_FAILURE_CODES, UnpackState, UploadStatus
 from storage.work_news import BATCH, SINGLE
 

@@ -9,7 +9,8 @@ row per live endpoint that asked for the event goes into the same commit. A roll
 takes the rows with it; a commit makes them durable with the change itself.
 
 One query per committing transaction that changed something terminal (the company's
-endpoints); rendering and inserting only when someone listens.
+endpoints); rendering and inserting only when someone listens, and then news for the
+webhook sender (storage/work_news.py), which goes out with the commit.
 """
 
 from __future__ import annotations
@@ -25,10 +26,12 @@ from sqlalchemy.orm import Session
 
 from storage.models import Batch, Result, Upload, utcnow
 from storage.repositories import webhooks as webhook_repo
+from storage.repositories.news import announce_work
 from storage.repositories.upload_views import UploadView
 from storage.resources import frozen, present_batch, upload_out, utc_z
 from storage.states import BatchStatus, UploadStatus
 from storage.webhook_models import WebhookEndpoint, WebhookEvent
+from storage.work_news import WEBHOOK
 
 UPLOAD_EVENTS = {
     UploadStatus.COMPLETED: WebhookEvent.UPLOAD_COMPLETED,
@@ -83,9 +86,11 @@ def _write_outbox(session: Session) -> None:
     if not listeners:
         return
     now = utcnow()
-    _add_upload_events(session, uploads, listeners, now)
+    added = _add_upload_events(session, uploads, listeners, now)
     for batch in batches:
-        _add_batch_event(session, batch, listeners, now)
+        added |= _add_batch_event(session, batch, listeners, now)
+    if added:
+        announce_work(session, WEBHOOK)
 
 
 @event.listens_for(Session, "after_rollback")
@@ -109,14 +114,15 @@ def event_payload(event_type: WebhookEvent, data: dict[str, Any], now: datetime)
 
 def _add_upload_events(
     session: Session, uploads: list[Upload], listeners: list[WebhookEndpoint], now: datetime
-) -> None:
+) -> bool:
+    """Whether it added any delivery."""
     wanted = [
         (upload, endpoints)
         for upload in uploads
         if (endpoints := _listening(listeners, upload.company_id, _event_of(upload)))
     ]
     if not wanted:
-        return
+        return False
     types = _result_types(session, {u.result_id for u, _ in wanted if u.result_id is not None})
     for upload, endpoints in wanted:
         view = UploadView.of(upload, types.get(upload.result_id) if upload.result_id else None)
@@ -125,6 +131,7 @@ def _add_upload_events(
             webhook_repo.add_delivery(
                 session, endpoint.id, _event_of(upload), upload.id, payload, now
             )
+    return True
 
 
 def _event_of(upload: Upload) -> WebhookEvent:
@@ -140,16 +147,18 @@ def _result_types(session: Session, result_ids: set[uuid.UUID]) -> dict[uuid.UUI
 
 def _add_batch_event(
     session: Session, batch: Batch, listeners: list[WebhookEndpoint], now: datetime
-) -> None:
+) -> bool:
+    """Whether it added any delivery."""
     endpoints = _listening(listeners, batch.company_id, WebhookEvent.BATCH_COMPLETED)
     if not endpoints:
-        return
+        return False
     session.flush()  # the batch's uploads as this transaction leaves them
     resource = present_batch(session, batch, "")
     if resource.status is BatchStatus.PROCESSING:
-        return
+        return False
     payload = event_payload(WebhookEvent.BATCH_COMPLETED, frozen(resource), now)
     for endpoint in endpoints:
         webhook_repo.add_delivery(
             session, endpoint.id, WebhookEvent.BATCH_COMPLETED, batch.id, payload, now
         )
+    return True

@@ -1,8 +1,8 @@
-"""New work announced to idle pipeline loops, so they start at once instead of at their
-next poll.
+"""New work announced to idle loops, so they start at once instead of at their next poll.
 
-The API announces a new single upload or batch in the transaction that inserts it
-(`repositories.work.announce_work`); the news goes out only if that transaction commits.
+The API announces a new single upload or batch in the transaction that inserts it, the
+webhook outbox the deliveries it adds (`repositories.news.announce_work`); the news goes
+out only if that transaction commits.
 - Postgres: `pg_notify`, which Postgres delivers at commit and drops on rollback, on a
   channel of the schema's own (`CHANNEL_SQL`): stacks in other schemas of the same
   database do not hear each other. A worker's `WorkListener` holds one connection that
@@ -10,9 +10,10 @@ The API announces a new single upload or batch in the transaction that inserts i
 - SQLite (the embedded stack, one machine): after the commit, one datagram to each
   listener's Unix socket in a folder beside the database file (`<db>.news/`). A socket
   nobody serves any more (its worker died) is removed by the next sender.
-Each piece of news names its kind (`SINGLE`, `BATCH`), so a worker wakes only the loops
-that take that kind. Without news the loops poll as before (flows/worker.py); news only
-makes them early.
+Each piece of news names its kind (`SINGLE`, `BATCH`, `WEBHOOK`), so a process wakes
+only the loops that take that kind: the pipeline's loops (flows/worker.py), the
+dispatcher (single uploads and batches) and the webhook sender. Without news they poll
+as before; news only makes them early, so while they hear it they poll seldom.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ log = logging.getLogger(__name__)
 CHANNEL_SQL = "'docintake_work_' || left(md5(current_schema()), 16)"
 SINGLE = "single"
 BATCH = "batch"
+WEBHOOK = "webhook"
+KINDS = (SINGLE, BATCH, WEBHOOK)
 RECONNECT_SECONDS = 2.0
 _PENDING = "docintake.work_news"
 MAX_SOCKET_PATH = 107  # bytes of a Unix socket's path on Linux, without the final NUL
@@ -85,10 +88,16 @@ def tell_local_listeners(folder: Path, kind: str) -> None:
                 pass
 
 
+def concerns(kind: str, mine: tuple[str, ...]) -> bool:
+    """Whether news of `kind` is for a listener that takes `mine`: one of them, or a
+    kind this version does not know (a sender of another version)."""
+    return kind in mine or kind not in KINDS
+
+
 class WorkListener:
     """A thread that receives the news and calls `on_news` with the kind of each (any
-    other text from a sender of another version: the worker treats it as any kind). A
-    lost connection is opened again after RECONNECT_SECONDS; until then the loops poll
+    other text, from a sender of another version, is taken as any kind: see `concerns`).
+    A lost connection is opened again after RECONNECT_SECONDS; until then the loops poll
     as before."""
 
     def __init__(self, engine: Engine, on_news: Callable[[str], None]) -> None:

@@ -8,6 +8,8 @@ Two backends run every API test: `sqlite-local` (the embedded default) and
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -184,3 +186,22 @@ def fresh_engine(backend: str, tmp_path: Path) -> Iterator[Engine]:
     else:
         with migrated_sqlite(tmp_path) as engine:
             yield engine
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def listening_engine(request: pytest.FixtureRequest) -> Iterator[Engine]:
+    """A database of its own that really commits and carries news (storage/work_news.py):
+    on SQLite in a short path (a Unix socket's path has at most 107 bytes), on Postgres
+    in a schema of its own (its own channel)."""
+    if request.param == "postgres":
+        if not request.getfixturevalue("postgres_available"):
+            pytest.skip("Postgres is not reachable")
+        with migrated_postgres() as engine:
+            yield engine
+        return
+    folder = Path(tempfile.mkdtemp(prefix="news-", dir="/tmp"))
+    try:
+        with migrated_sqlite(folder) as engine:
+            yield engine
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

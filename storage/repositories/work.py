@@ -14,11 +14,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, and_, bindparam, func, or_, select, text, update
+from sqlalchemy import ColumnElement, Select, and_, bindparam, func, or_, select, update
 from sqlalchemy.orm import Session, aliased
 
 from processors.base import FailureCode
-from storage import work_news
 from storage.db import locked
 from storage.models import Batch, Upload, UTCDateTime, utcnow
 from storage.repositories.uploads import record_move
@@ -317,13 +316,3 @@ def has_live_leases(session: Session, now: datetime) -> bool:
         session.scalars(statement.limit(1)).first() is not None
         for statement in (held_upload, held_batch)
     )
-
-
-def announce_work(session: Session, kind: str) -> None:
-    """Tell listening workers, once this transaction commits, that work of this kind
-    (`work_news.SINGLE`, `work_news.BATCH`) waits (storage/work_news.py)."""
-    engine = session.get_bind().engine
-    if engine.dialect.name == "postgresql":
-        session.execute(text(f"SELECT pg_notify({work_news.CHANNEL_SQL}, :kind)"), {"kind": kind})
-    elif (folder := work_news.local_folder(engine.url)) is not None:
-        work_news.tell_after_commit(session, folder, kind)

@@ -1,5 +1,5 @@
 """Idle loops sleep until their poll interval passes or new work is announced
-(flows/worker.py `Wakeup`, storage/work_news.py); news of a kind wakes only the loops
+(flows/wakeup.py `Wakeup`, storage/work_news.py); news of a kind wakes only the loops
 of that kind and answers the work probe for it."""
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ from typing import cast
 import pytest
 
 from flows import worker as worker_module
+from flows.wakeup import Wakeup
 from flows.work import WorkerEnv
-from flows.worker import Wakeup, Worker, WorkProbe, _guarded
+from flows.worker import Worker, WorkProbe, _guarded
 from storage.repositories.work import Waiting
-from storage.work_news import BATCH, SINGLE
+from storage.work_news import BATCH, SINGLE, WEBHOOK
 
 
 def _slept(wakeup: Wakeup, seconds: float, seen: int) -> float:
@@ -98,6 +99,16 @@ def test_news_of_a_kind_wakes_only_the_loops_of_that_kind(asked: list[float]) ->
     worker._news("work")  # a sender of another version: every loop wakes
     assert worker.wakeups[SINGLE].seen() == singles + 2
     assert worker.wakeups[BATCH].seen() == batches + 1
+
+
+def test_news_for_the_webhook_sender_wakes_no_pipeline_loop(asked: list[float]) -> None:
+    worker = _worker()
+    worker.probe.waits(SINGLE)
+    seen = {kind: wakeup.seen() for kind, wakeup in worker.wakeups.items()}
+    worker._news(WEBHOOK)
+    assert {kind: wakeup.seen() for kind, wakeup in worker.wakeups.items()} == seen
+    worker.probe.waits(SINGLE)
+    assert len(asked) == 1, "the probe's answer stands"
 
 
 def test_news_answers_the_probe_for_its_kind_without_asking_the_database(

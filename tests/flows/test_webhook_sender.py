@@ -22,6 +22,7 @@ from standardwebhooks import Webhook
 from api.app import create_app
 from api.deps import Services
 from docintake_client import verify_webhook
+from flows import webhook_sender
 from flows.webhook_sender import RetrySchedule, WebhookSender, event_body
 from storage.db import Database
 from storage.models import Upload, utcnow
@@ -234,3 +235,23 @@ def test_the_body_is_compact_json_with_absolute_result_urls() -> None:
     claimed = ClaimedDelivery(1, "msg_1", "http://h/", "whsec_", payload, 1)
     body = json.loads(event_body(claimed, "https://docs.example.com/"))
     assert body["data"]["result"]["url"] == "https://docs.example.com/app/invoices/x"
+
+
+def test_an_event_goes_out_at_once_while_the_sender_polls_seldom(
+    listening_engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The outbox announces the deliveries it adds (storage/work_news.py); the sender
+    hears it and claims at once, however seldom it polls."""
+    monkeypatch.setattr(webhook_sender, "POLL_SECONDS", 60.0)
+    monkeypatch.setattr(webhook_sender, "ANNOUNCED_POLL_SECONDS", 60.0)
+    db = Database(listening_engine)
+    tenant = make_tenant(db)
+    receiver = new_receiver(204)
+    endpoint(db, tenant, receiver.url)
+    seldom = fast_settings(
+        tmp_path, webhook_retry_base_seconds=60.0, webhook_retry_max_seconds=60.0
+    )
+    with receiving(receiver), sending(db, seldom):
+        time.sleep(1.5)  # the sender has polled once and listens
+        failed_upload(db, tenant)
+        wait_for(delivered(db), seconds=10.0)

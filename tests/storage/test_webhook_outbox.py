@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import select
 
 from processors.base import FailureCode
+from storage import webhook_outbox
 from storage.db import Database
 from storage.models import Batch, Result, Upload, utcnow
 from storage.repositories import uploads as upload_repo
@@ -20,6 +21,7 @@ from storage.repositories import webhooks as webhook_repo
 from storage.repositories import work as work_repo
 from storage.states import UploadStatus
 from storage.webhook_models import WebhookDelivery
+from storage.work_news import WEBHOOK
 from tests.conftest import Tenant
 
 OWNER = "outbox-test"
@@ -304,3 +306,15 @@ def test_the_events_filter(database: Database, tenant: Tenant, events: list[str]
     upload_id = _upload(database, tenant.company_id, initial=UploadStatus.FAILED)
     expected = ["upload.failed"] if "upload.failed" in events else []
     assert _types(database, upload_id) == expected
+
+
+def test_deliveries_are_announced_to_the_sender_and_nothing_else_is(
+    database: Database, tenant: Tenant, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    announced: list[str] = []
+    monkeypatch.setattr(webhook_outbox, "announce_work", lambda _s, kind: announced.append(kind))
+    _endpoint(database, tenant.company_id, ["upload.completed"])
+    _upload(database, tenant.company_id, initial=UploadStatus.FAILED)  # no one asked for it
+    assert announced == []
+    _complete(database, tenant.company_id, _upload(database, tenant.company_id))
+    assert announced == [WEBHOOK]

@@ -16,7 +16,7 @@ from sqlalchemy import Engine
 
 from storage import idempotency
 from storage.db import Database, make_engine
-from storage.repositories.work import announce_work
+from storage.repositories.news import announce_work
 from storage.work_news import BATCH, SINGLE, WorkListener, can_listen, local_folder
 from tests.api.helpers import make_zip, post_batch, post_upload
 from tests.conftest import Tenant
