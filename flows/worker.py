@@ -83,16 +83,19 @@ class WorkProbe:
     news of one kind never hides work of the other that nobody announced (a batch whose
     holder died)."""
 
-    def __init__(self, env: WorkerEnv, fresh_seconds: float = IDLE_POLL_SECONDS) -> None:
+    def __init__(
+        self, env: WorkerEnv, poll_seconds: Callable[[], float] = lambda: IDLE_POLL_SECONDS
+    ) -> None:
+        """`poll_seconds`: the loops' poll interval now (longer while news is heard)."""
         self.env = env
-        self.fresh_seconds = fresh_seconds
+        self.poll_seconds = poll_seconds
         self._lock = threading.Lock()
         self._asked_at = {SINGLE: -math.inf, BATCH: -math.inf}
         self._answers = {SINGLE: False, BATCH: False}
 
     def waits(self, kind: str) -> bool:
         with self._lock:
-            if time.monotonic() - self._asked_at[kind] >= self.fresh_seconds:
+            if time.monotonic() - self._asked_at[kind] >= self.poll_seconds():
                 with self.env.db.standalone_reads() as session:
                     found = work_repo.waiting_work(session, utcnow())
                 self._answers = {SINGLE: found.singles, BATCH: found.batch}
@@ -116,7 +119,7 @@ class WorkProbe:
 class Worker:
     def __init__(self, env: WorkerEnv) -> None:
         self.env = env
-        self.probe = WorkProbe(env)
+        self.probe = WorkProbe(env, self.poll_seconds)
         self.stop = threading.Event()
         self.batches_in_hand: set[uuid.UUID] = set()
         self._batches_lock = threading.Lock()

@@ -19,7 +19,7 @@ from flows.wakeup import Wakeup
 from flows.work import WorkerEnv
 from flows.worker import Worker, WorkProbe, _guarded
 from storage.repositories.work import Waiting
-from storage.work_news import BATCH, SINGLE, WEBHOOK
+from storage.work_news import BATCH, SINGLE, WEBHOOK, WorkListener
 
 
 def _slept(wakeup: Wakeup, seconds: float, seen: int) -> float:
@@ -126,10 +126,28 @@ def test_news_of_one_kind_never_hides_work_of_the_other(asked: list[float]) -> N
     """A stream of single uploads keeps the singles answer fresh; the batch loops still
     ask once their answer is older than the poll interval (a batch whose holder died
     is announced by no one)."""
-    probe = WorkProbe(cast(WorkerEnv, SimpleNamespace(db=_Database())), fresh_seconds=0.05)
+    probe = WorkProbe(cast(WorkerEnv, SimpleNamespace(db=_Database())), lambda: 0.05)
     probe.waits(BATCH)
     for _ in range(3):
         time.sleep(0.06)
         probe.heard(SINGLE)
         probe.waits(BATCH)
     assert len(asked) == 4
+
+
+def test_while_news_is_heard_the_probe_asks_once_per_the_longer_poll(
+    asked: list[float],
+) -> None:
+    worker = _worker()
+    worker.probe.waits(BATCH)
+    time.sleep(0.15)  # past the poll interval without news
+    worker.probe.waits(BATCH)
+    assert len(asked) == 2
+    listening = threading.Event()
+    listening.set()
+    worker.listener = cast(WorkListener, SimpleNamespace(listening=listening))
+    time.sleep(0.15)
+    for _ in range(3):
+        worker.probe.waits(SINGLE)
+        worker.probe.waits(BATCH)
+    assert len(asked) == 2, "an answer stands for ANNOUNCED_POLL_SECONDS while news is heard"
