@@ -16,10 +16,13 @@ warm, then:
    floor's rate, queued-to-completed p50;
 5. polling: GET upload at 500/s and batch GET (100 uploads) while 8 batches are read.
 
-The floor (bench/throughput_docs.py) is measured once per run, in this process, each
-document's the median of three passes. Every
-phase records the machine's load average: on a shared machine throughput and latency
-move with it; CPU per document much less.
+The floor (bench/throughput_docs.py) is measured in this process before the modes, each
+document's the median of three passes; the targets use it. It is measured again after
+the modes: `floor.after_modes.drift` says how far the machine's speed moved during the
+run (the same documents' floor came out 13.7 and 16.5 CPU s ten minutes apart,
+docs/throughput.md, eleventh round), so a verdict near its limit can be read with it.
+Every phase records the machine's load average: on a shared machine throughput and
+latency move with it; CPU per document much less.
 
     python -m bench.throughput [--fast] [--mode embedded|production ...]
 """
@@ -243,6 +246,12 @@ def run(
         measured = run_mode(mode, sizes, documents, floor, bool(sustained_batches))
         targets = {} if sustained_batches else summary(measured)
         results[mode] = {"targets": targets, **measured}
+    again = Floor.measure(documents.originals, documents.measured(), passes)
+    floor_info["after_modes"] = {
+        "mean_cpu_ms_per_document": again.mean_ms(),
+        "drift": round(again.mean_ms() / floor.mean_ms() - 1, 3),
+        "load_average_1m": load_average(),
+    }
     return results
 
 
