@@ -5,10 +5,8 @@ announces new single uploads and batches."""
 from __future__ import annotations
 
 import socket
-import tempfile
 import threading
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -22,23 +20,6 @@ from tests.api.helpers import make_zip, post_batch, post_upload
 from tests.conftest import Tenant
 from tests.flows.samples import blank_pdf
 from tests.support.databases import migrated_postgres
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def channel(request: pytest.FixtureRequest) -> Iterator[Engine]:
-    """A database whose commits carry news: on Postgres a schema of its own (its
-    channel: tests running at the same time do not hear each other)."""
-    if request.param == "postgres":
-        if not request.getfixturevalue("postgres_available"):
-            pytest.skip("Postgres is not reachable")
-        with migrated_postgres(pool_size=1) as engine:
-            yield engine
-        return
-    # A short path: a Unix socket's path may have at most 107 bytes.
-    folder = Path(tempfile.mkdtemp(prefix="news-", dir="/tmp"))
-    engine = make_engine(f"sqlite:///{folder / 'd.db'}")
-    yield engine
-    engine.dispose()
 
 
 def _listening(engine: Engine, on_news: Callable[[str], None]) -> WorkListener:
@@ -64,9 +45,9 @@ class Heard:
 
 
 @pytest.fixture
-def news(channel: Engine) -> Iterator[Heard]:
+def news(listening_engine: Engine) -> Iterator[Heard]:
     heard = Heard()
-    listener = _listening(channel, heard)
+    listener = _listening(listening_engine, heard)
     yield heard
     listener.stop()
 
@@ -79,36 +60,36 @@ def _announce(engine: Engine, commit: bool, kind: str = SINGLE) -> None:
 
 
 def test_a_committed_announcement_reaches_the_listener_with_its_kind(
-    channel: Engine, news: Heard
+    listening_engine: Engine, news: Heard
 ) -> None:
-    assert can_listen(channel)
-    _announce(channel, commit=True, kind=SINGLE)
+    assert can_listen(listening_engine)
+    _announce(listening_engine, commit=True, kind=SINGLE)
     assert news.next() == SINGLE
-    _announce(channel, commit=True, kind=BATCH)
+    _announce(listening_engine, commit=True, kind=BATCH)
     assert news.next() == BATCH
 
 
-def test_a_rolled_back_announcement_does_not(channel: Engine, news: Heard) -> None:
-    _announce(channel, commit=False)
+def test_a_rolled_back_announcement_does_not(listening_engine: Engine, news: Heard) -> None:
+    _announce(listening_engine, commit=False)
     assert news.next(timeout=1.5) is None
-    _announce(channel, commit=True)
+    _announce(listening_engine, commit=True)
     assert news.next() == SINGLE
 
 
-def test_every_listener_hears_and_a_dead_ones_socket_is_removed(channel: Engine) -> None:
+def test_every_listener_hears_and_a_dead_ones_socket_is_removed(listening_engine: Engine) -> None:
     first, second = threading.Semaphore(0), threading.Semaphore(0)
     listeners = [
-        _listening(channel, lambda _kind: first.release()),
-        _listening(channel, lambda _kind: second.release()),
+        _listening(listening_engine, lambda _kind: first.release()),
+        _listening(listening_engine, lambda _kind: second.release()),
     ]
-    _announce(channel, commit=True)
+    _announce(listening_engine, commit=True)
     assert first.acquire(timeout=5) and second.acquire(timeout=5)
-    folder = local_folder(channel.url)
+    folder = local_folder(listening_engine.url)
     if folder is not None:  # SQLite: a socket left by a worker that was killed
         dead = folder / "dead.sock"
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as gone:
             gone.bind(str(dead))
-        _announce(channel, commit=True)
+        _announce(listening_engine, commit=True)
         assert first.acquire(timeout=5)
         assert not dead.exists()
     for listener in listeners:
