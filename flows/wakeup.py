@@ -8,7 +8,7 @@ import time
 
 from sqlalchemy import Engine
 
-from storage.work_news import WorkListener, can_listen, concerns
+from storage.work_news import WorkListener, can_listen, concerns, hears
 
 # A loop sleeping on news sees its stop event this often.
 STOP_CHECK_SECONDS = 1.0
@@ -52,8 +52,7 @@ class NewsWatch:
             self.wakeup.wake()
 
     def poll_seconds(self, without_news: float, with_news: float) -> float:
-        listening = self.listener is not None and self.listener.listening.is_set()
-        return with_news if listening else without_news
+        return with_news if hears(self.listener) else without_news
 
     def sleep(self, seconds: float, seen: int, stop: threading.Event) -> None:
         """Until `seconds` pass, news comes or `stop` is set (seen within a second)."""

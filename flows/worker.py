@@ -35,7 +35,7 @@ from flows.work import INFRASTRUCTURE_ERRORS, WorkerEnv, heartbeat, recover_sing
 from processors.ocr import ocr_available
 from storage.models import utcnow
 from storage.repositories import work as work_repo
-from storage.work_news import BATCH, SINGLE, WorkListener, can_listen, concerns
+from storage.work_news import BATCH, SINGLE, WorkListener, can_listen, concerns, hears
 
 log = logging.getLogger(__name__)
 
@@ -139,8 +139,7 @@ class Worker:
             woken.wake()
 
     def poll_seconds(self) -> float:
-        listening = self.listener is not None and self.listener.listening.is_set()
-        return ANNOUNCED_POLL_SECONDS if listening else IDLE_POLL_SECONDS
+        return ANNOUNCED_POLL_SECONDS if hears(self.listener) else IDLE_POLL_SECONDS
 
     def singles_step(self) -> bool:
         now = time.monotonic()

@@ -88,6 +88,11 @@ def tell_local_listeners(folder: Path, kind: str) -> None:
                 pass
 
 
+def hears(listener: WorkListener | None) -> bool:
+    """Whether news reaches a loop now (a listener, connected); if not, it polls often."""
+    return listener is not None and listener.listening.is_set()
+
+
 def concerns(kind: str, mine: tuple[str, ...]) -> bool:
     """Whether news of `kind` is for a listener that takes `mine`: one of them, or a
     kind this version does not know (a sender of another version)."""
