@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
 
 import pytest
 from sqlalchemy import Engine
@@ -15,23 +14,9 @@ from flows import dispatch
 from flows.dispatch import Dispatcher, DispatchPolicy
 from flows.wakeup import NewsWatch
 from storage.db import Database
-from storage.repositories.news import announce_work
 from storage.work_news import BATCH, SINGLE, WEBHOOK
-
-
-def _announce(engine: Engine, kind: str) -> None:
-    with Database(engine).session() as session:
-        announce_work(session, kind)
-        session.commit()
-
-
-def _until(check: Callable[[], bool], seconds: float = 10.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
-    return True
+from tests.flows.test_webhook_sender import wait_for
+from tests.storage.test_work_news import _announce
 
 
 def test_news_of_new_work_starts_a_step_at_once(
@@ -45,14 +30,14 @@ def test_news_of_new_work_starts_a_step_at_once(
         assert news.listener is not None and news.listener.listening.wait(10)
         loop = threading.Thread(target=dispatcher._loop, args=(None, news), daemon=True)
         loop.start()
-        assert _until(lambda: len(steps) == 1)
+        wait_for(lambda: len(steps) == 1, 10.0)
         time.sleep(1.0)  # twice POLL_SECONDS: no poll while news is heard
         assert len(steps) == 1
-        _announce(listening_engine, WEBHOOK)
+        _announce(listening_engine, commit=True, kind=WEBHOOK)
         time.sleep(0.5)
         assert len(steps) == 1, "news for the webhook sender does not wake the dispatcher"
-        _announce(listening_engine, BATCH)
-        assert _until(lambda: len(steps) == 2, 5.0)
+        _announce(listening_engine, commit=True, kind=BATCH)
+        wait_for(lambda: len(steps) == 2, 5.0)
         stopped = time.monotonic()
         dispatcher.stop.set()
         loop.join(timeout=10)
