@@ -32,8 +32,12 @@ import subprocess
 import sys
 import tempfile
 import time
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import TypeVar
 from uuid import UUID
 
 from bench.stack import (
@@ -53,6 +57,7 @@ POSTGRES_URL = os.environ.get(
 SETTLE_SECONDS = 15.0
 FLUSH_SECONDS = 7.0
 WARM_UP_FLOW_RUNS = 2
+T = TypeVar("T")
 
 
 def tree_cpu(pid: int) -> float:
@@ -78,7 +83,31 @@ def _postgres_database(name: str, drop_only: bool = False) -> str:
     return url.render_as_string(hide_password=False)
 
 
-def measure(backend: str, settings: str, idle_seconds: float, flow_runs: int) -> dict[str, object]:
+@dataclass
+class PrefectServer:
+    """A fresh Prefect server with a process worker of the `docintake` pool polling it
+    every second (as in the benchmarks' stack), settled and warmed up by `warm_up`."""
+
+    env: dict[str, str]
+    pid: int
+    idle_cpu_per_second: float
+    idle_with_worker_cpu_per_second: float
+
+    def net_cpu(self, drive: Callable[[], T]) -> tuple[float, float, T]:
+        """The server's CPU seconds for what `drive` makes it do, net of its idle rate
+        with the worker, measured until it has flushed; the seconds that took; what
+        `drive` returned."""
+        before, started = tree_cpu(self.pid), time.monotonic()
+        driven = drive()
+        time.sleep(FLUSH_SECONDS)
+        spent, elapsed = tree_cpu(self.pid) - before, time.monotonic() - started
+        return spent - self.idle_with_worker_cpu_per_second * elapsed, elapsed, driven
+
+
+@contextmanager
+def prefect_server(
+    backend: str, settings: str, idle_seconds: float, warm_up: Callable[[dict[str, str]], object]
+) -> Iterator[PrefectServer]:
     with tempfile.TemporaryDirectory(prefix="prefect-cpu-") as tmp, ExitStack() as stack:
         port = free_port()
         env = {
@@ -117,31 +146,29 @@ def measure(backend: str, settings: str, idle_seconds: float, flow_runs: int) ->
             env=env, cwd=tmp, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
         stack.callback(_stop_group, worker)
-
-        def drive(runs: int) -> None:
-            subprocess.run(
-                [sys.executable, "-m", "bench.prefect_server_cpu", "--drive", str(runs)],
-                env=env, cwd=ROOT, check=True, capture_output=True,
-            )  # fmt: skip
-
-        drive(WARM_UP_FLOW_RUNS)
+        warm_up(env)
         time.sleep(SETTLE_SECONDS)
-        idle_worker = rate(server.pid, idle_seconds)
+        yield PrefectServer(env, server.pid, idle, rate(server.pid, idle_seconds))
 
-        before, started = tree_cpu(server.pid), time.monotonic()
-        drive(flow_runs)
-        time.sleep(FLUSH_SECONDS)
-        spent, elapsed = tree_cpu(server.pid) - before, time.monotonic() - started
-        net = spent - idle_worker * elapsed
+
+def measure(backend: str, settings: str, idle_seconds: float, flow_runs: int) -> dict[str, object]:
+    def drive(env: dict[str, str], runs: int) -> None:
+        subprocess.run(
+            [sys.executable, "-m", "bench.prefect_server_cpu", "--drive", str(runs)],
+            env=env, cwd=ROOT, check=True, capture_output=True,
+        )  # fmt: skip
+
+    warm_up = partial(drive, runs=WARM_UP_FLOW_RUNS)
+    with prefect_server(backend, settings, idle_seconds, warm_up) as server:
+        net, elapsed, _ = server.net_cpu(partial(drive, server.env, flow_runs))
         return {
             "backend": backend,
             "settings": settings,
-            "idle_cpu_per_second": round(idle, 4),
-            "idle_with_worker_cpu_per_second": round(idle_worker, 4),
+            "idle_cpu_per_second": round(server.idle_cpu_per_second, 4),
+            "idle_with_worker_cpu_per_second": round(server.idle_with_worker_cpu_per_second, 4),
             "workload": {
                 "flow_runs": flow_runs,
                 "seconds": round(elapsed, 1),
-                "server_cpu_seconds": round(spent, 2),
                 "net_cpu_ms_per_flow_run": round(1000 * net / flow_runs, 1),
             },
         }
