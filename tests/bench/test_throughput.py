@@ -74,15 +74,23 @@ def test_the_meter_counts_processes_that_ended_during_the_measurement() -> None:
 
 def test_the_bound_flow_runs_are_named_batches_with_their_table(prefect_server: str) -> None:
     from prefect.client.orchestration import get_client
-    from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterKey
+    from prefect.client.schemas.filters import (
+        ArtifactFilter,
+        ArtifactFilterKey,
+        FlowRunFilter,
+        FlowRunFilterName,
+    )
 
     from bench.prefect_bound import drive
 
     assert drive("process-batch", 2) > 0
+    batches = ["batch-0", "batch-1", "batch-2"]
     with get_client(sync_client=True) as client:
-        names = {run.name for run in client.read_flow_runs()}
+        runs = client.read_flow_runs(
+            flow_run_filter=FlowRunFilter(name=FlowRunFilterName(any_=batches))
+        )
         tables = client.read_artifacts(
             artifact_filter=ArtifactFilter(key=ArtifactFilterKey(any_=["batch-1", "batch-2"]))
         )
-    assert {"batch-0", "batch-1", "batch-2"} <= names
+    assert set(batches) <= {run.name for run in runs}
     assert {artifact.key for artifact in tables} == {"batch-1", "batch-2"}
