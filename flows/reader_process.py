@@ -149,8 +149,9 @@ def _failure(code: FailureCode, message: str) -> ReadOutcome:
 
 
 def read_in_child(data: bytes, context: ProcessingContext, limits: ReaderLimits) -> ReadOutcome:
-    signal.setitimer(signal.ITIMER_REAL, limits.time_limit)
     try:
+        # Armed inside the try: a short limit may pass before the next line runs.
+        signal.setitimer(signal.ITIMER_REAL, limits.time_limit)
         outcome = read_document(data, context)
         return ReadOutcome(result_type=outcome.result_type.value, data=dict(outcome.data))
     except ProcessingError as exc:

@@ -40,3 +40,17 @@ def test_a_long_pdf_over_the_limit_fails_processing_failed(
     outcome = read_in_child(_long_text_pdf(150), context, ReaderLimits(time_limit=0.05))
     assert outcome.failure_code == "processing_failed", outcome
     assert "took longer than" in (outcome.failure_message or "")
+
+
+def test_a_limit_that_passes_as_it_is_armed_fails_the_document_not_its_process(
+    alarm_handler: None,
+) -> None:
+    """On a loaded machine a short limit can pass before reading begins; the alarm is
+    then the document's time limit, never an exception that ends its reading process
+    (which would be charged as a process death and read the document again)."""
+    context = ProcessingContext(DocumentType.AUTO, "long.pdf", CompanyProfile("Acme GmbH"))
+    document = _long_text_pdf(1)
+    for _ in range(50):
+        outcome = read_in_child(document, context, ReaderLimits(time_limit=1e-6))
+        assert outcome.failure_code == "processing_failed", outcome
+        assert "took longer than" in (outcome.failure_message or "")
