@@ -10,6 +10,7 @@ from api import health
 from api.deps import Services
 from api.errors import install_error_handlers
 from api.v1 import uploads, webhooks
+from api.v1.polling import PollingPath
 from api.v1.schemas import Problem
 from api.web import install_web
 from storage.db import Database, make_engine
@@ -38,6 +39,7 @@ def create_app(services: Services) -> FastAPI:
     webhooks.install_webhook_docs(app)
     app.include_router(health.router)
     install_web(app)
+    app.add_middleware(PollingPath, services=services)  # outermost: polls skip the rest
     _register_problem_schema(app)
     return app
 

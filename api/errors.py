@@ -53,9 +53,17 @@ def problem_response(
     return JSONResponse(body, status_code=status, headers=headers, media_type=PROBLEM_MEDIA_TYPE)
 
 
+def problem_of(exc: DomainError | DBAPIError) -> JSONResponse:
+    """A domain error as its own problem; a database error as `service_unavailable`."""
+    if isinstance(exc, DBAPIError):
+        log.warning("database error: %s", exc)
+        exc = ServiceUnavailable("the database is not available; nothing was stored")
+    return problem_response(exc.status, exc.code, exc.title, exc.detail, exc.headers)
+
+
 async def _domain_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, DomainError)
-    return problem_response(exc.status, exc.code, exc.title, exc.detail, exc.headers)
+    return problem_of(exc)
 
 
 async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
@@ -76,15 +84,8 @@ async def _http_error(_: Request, exc: Exception) -> JSONResponse:
 
 
 async def _database_error(_: Request, exc: Exception) -> JSONResponse:
-    log.warning("database error: %s", exc)
-    unavailable = ServiceUnavailable("the database is not available; nothing was stored")
-    return problem_response(
-        unavailable.status,
-        unavailable.code,
-        unavailable.title,
-        unavailable.detail,
-        unavailable.headers,
-    )
+    assert isinstance(exc, DBAPIError)
+    return problem_of(exc)
 
 
 async def _unexpected_error(_: Request, exc: Exception) -> JSONResponse:

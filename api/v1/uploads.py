@@ -14,14 +14,13 @@ from api.deps import (
     CompanyIdDep,
     Services,
     ServicesDep,
-    admit,
     api_key_scheme,
     bearer_token,
-    note_use,
 )
 from api.errors import problem_responses
 from api.intake import ReceivedForm, receive_file
 from api.v1.forms import BATCH_FORM, UPLOAD_FORM, created_links
+from api.v1.polling import batch_response, resource_response, upload_response
 from api.v1.schemas import BatchOut, UploadOut
 from processors.archive import (
     ArchiveLimits,
@@ -33,9 +32,9 @@ from processors.base import DocumentType
 from storage import errors
 from storage.idempotency import Claim, IntakeRequest, claim_batch, claim_upload, object_in_use
 from storage.models import Batch, Upload
-from storage.repositories.upload_views import keyed_batch_head, keyed_upload_view, view_of
+from storage.repositories.upload_views import view_of
 from storage.resources import present_batch, upload_out
-from storage.states import ACTIVE_STATUSES, BatchStatus, UploadStatus
+from storage.states import ACTIVE_STATUSES, BatchStatus
 
 router = APIRouter(prefix="/v1", tags=["uploads"], dependencies=[Security(api_key_scheme)])
 
@@ -89,21 +88,11 @@ def _intake_request(
     )
 
 
-def _resource(
-    body: UploadOut | BatchOut, status_code: int, headers: dict[str, str] | None = None
-) -> Response:
-    """The resource as JSON, serialized once. Returning the model instead would have
-    FastAPI validate and serialize it again: a third of a batch GET's time."""
-    return Response(
-        body.model_dump_json(by_alias=True), status_code, headers, media_type="application/json"
-    )
-
-
 def _accepted(body: UploadOut | BatchOut, replayed: bool, retry_after: int | None) -> Response:
     headers = {"Retry-After": str(retry_after)} if retry_after is not None else {}
     if replayed:
         headers["Idempotent-Replayed"] = "true"
-    return _resource(body, 202, headers)
+    return resource_response(body, 202, headers)
 
 
 async def _receive(
@@ -236,32 +225,8 @@ async def create_batch(
     return _accepted(body, claim.replayed, retry)
 
 
-# The two polling GETs are async and make one thread hop each, where one statement reads
-# the key and the resource. Sync dependencies (the company, the session) and a sync
-# endpoint would be four hops, each a thread switch and a GIL handover.
-
-
-def _maybe_id(raw: str) -> uuid.UUID | None:
-    try:
-        return uuid.UUID(raw)
-    except ValueError:
-        return None
-
-
-def _retry_after(services: Services) -> dict[str, str]:
-    return {"Retry-After": str(services.retry_after.seconds())}
-
-
-def _upload_response(services: Services, token: str, raw_id: str) -> Response:
-    with services.db.standalone_reads() as session:
-        found, view = keyed_upload_view(session, token, _maybe_id(raw_id))
-    key = admit(services, found)
-    note_use(services, key)
-    if view is None:
-        raise errors.NotFound("upload not found")
-    body = upload_out(view, services.settings.public_base_url)
-    active = UploadStatus(view.status) in ACTIVE_STATUSES
-    return _resource(body, 200, _retry_after(services) if active else None)
+# The two polling GETs are answered by api/v1/polling.py's PollingPath in front of the
+# app; these routes are their operations in the OpenAPI document and answer the same.
 
 
 @router.get(
@@ -273,20 +238,7 @@ def _upload_response(services: Services, token: str, raw_id: str) -> Response:
 )
 async def get_upload(upload_id: UploadId, request: Request, services: ServicesDep) -> Response:
     token = bearer_token(request)
-    return await run_in_threadpool(_upload_response, services, token, upload_id)
-
-
-def _batch_response(services: Services, token: str, raw_id: str) -> Response:
-    base_url = services.settings.public_base_url
-    with services.db.standalone_reads() as session:
-        found, batch = keyed_batch_head(session, token, _maybe_id(raw_id))
-        key = admit(services, found)  # before reading the uploads
-        body = present_batch(session, batch, base_url) if batch is not None else None
-    note_use(services, key)
-    if body is None:
-        raise errors.NotFound("batch not found")
-    processing = body.status is BatchStatus.PROCESSING
-    return _resource(body, 200, _retry_after(services) if processing else None)
+    return await run_in_threadpool(upload_response, services, token, upload_id)
 
 
 @router.get(
@@ -298,4 +250,4 @@ def _batch_response(services: Services, token: str, raw_id: str) -> Response:
 )
 async def get_batch(batch_id: BatchId, request: Request, services: ServicesDep) -> Response:
     token = bearer_token(request)
-    return await run_in_threadpool(_batch_response, services, token, batch_id)
+    return await run_in_threadpool(batch_response, services, token, batch_id)
