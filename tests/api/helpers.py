@@ -8,7 +8,16 @@ from typing import Any
 from fastapi.testclient import TestClient
 from httpx2 import Response
 
+from storage.db import Database, make_engine
+from tests.support.seaweed import free_port
+
 PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
+
+
+def dead_database() -> Database:
+    """A real Postgres client pointed at a port where nothing listens."""
+    url = f"postgresql+psycopg://postgres@127.0.0.1:{free_port()}/test?connect_timeout=2"
+    return Database(make_engine(url))
 
 
 def pdf_bytes(tag: str = "") -> bytes:

@@ -14,7 +14,7 @@ from storage.db import Database, make_engine
 from storage.objectstore import LocalDirStore, ObjectStore, S3Store, make_minio_client
 from storage.repositories import uploads as upload_repo
 from storage.settings import Settings
-from tests.api.helpers import assert_problem, pdf_bytes, post_upload
+from tests.api.helpers import assert_problem, dead_database, pdf_bytes, post_upload
 from tests.conftest import Tenant, make_tenant
 from tests.support.proxy import OutageProxy
 from tests.support.seaweed import free_port
@@ -42,16 +42,10 @@ def test_unknown_route_and_method_are_problems(client: TestClient, tenant: Tenan
     assert_problem(client.delete("/v1/uploads", headers=tenant.headers), 405, "method_not_allowed")
 
 
-def _dead_database(tmp_path: Path) -> Database:
-    # A real Postgres client pointed at a port where nothing listens.
-    url = f"postgresql+psycopg://postgres@127.0.0.1:{free_port()}/test?connect_timeout=2"
-    return Database(make_engine(url))
-
-
 def test_database_down_answers_503_and_stores_nothing(
-    settings: Settings, tmp_path: Path, store: ObjectStore
+    settings: Settings, store: ObjectStore
 ) -> None:
-    services = Services(settings=settings, db=_dead_database(tmp_path), store=store)
+    services = Services(settings=settings, db=dead_database(), store=store)
     with TestClient(create_app(services), raise_server_exceptions=False) as client:
         headers = {"Authorization": "Bearer dik_whatever"}
         upload = post_upload(client, headers, pdf_bytes())

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from fastapi import FastAPI
@@ -19,8 +18,14 @@ from api.v1 import polling
 from api.v1.polling import PollingPath, batch_response, polled, upload_response
 from storage.objectstore import ObjectStore
 from storage.settings import Settings
-from tests.api.helpers import assert_problem, make_zip, pdf_bytes, post_batch, post_upload
-from tests.api.test_errors import _dead_database
+from tests.api.helpers import (
+    assert_problem,
+    dead_database,
+    make_zip,
+    pdf_bytes,
+    post_batch,
+    post_upload,
+)
 from tests.conftest import Tenant
 
 POLLED = ("/v1/uploads/{upload_id}", "/v1/uploads/batches/{batch_id}")
@@ -110,6 +115,9 @@ def test_only_the_two_polling_gets_take_the_path(method: str, path: str, answer:
     found = polled({"type": "http", "method": method, "path": path})
 
     assert (found[0] if found else None) is answer
+
+
+def test_a_lifespan_event_does_not_take_the_path() -> None:
     assert polled({"type": "lifespan"}) is None
 
 
@@ -128,9 +136,9 @@ def test_an_unexpected_error_in_a_poll_is_a_500_problem_without_a_trace(
 
 
 def test_polls_answer_503_while_the_database_is_down(
-    settings: Settings, tmp_path: Path, store: ObjectStore
+    settings: Settings, store: ObjectStore
 ) -> None:
-    services = Services(settings=settings, db=_dead_database(tmp_path), store=store)
+    services = Services(settings=settings, db=dead_database(), store=store)
     headers = {"Authorization": "Bearer dik_whatever"}
     with TestClient(create_app(services), raise_server_exceptions=False) as client:
         for path in (f"/v1/uploads/{uuid.uuid4()}", f"/v1/uploads/batches/{uuid.uuid4()}"):
