@@ -108,6 +108,14 @@ def _answered(answer: Answer, services: Services, request: Request, raw_id: str)
         return problem_of(exc)
 
 
+async def answer_poll(
+    answer: Answer, services: Services, request: Request, raw_id: str
+) -> Response:
+    """A poll's response, its errors as problems, in one thread hop: the same for the
+    path below and for the routes."""
+    return await run_in_threadpool(_answered, answer, services, request, raw_id)
+
+
 class PollingPath:
     """ASGI middleware: the polling GETs in one thread hop, everything else to the app.
     An unexpected error propagates to Starlette's outermost middleware, which renders it
@@ -123,6 +131,5 @@ class PollingPath:
             await self.app(scope, receive, send)
             return
         answer, raw_id = found
-        request = Request(scope, receive)
-        response = await run_in_threadpool(_answered, answer, self.services, request, raw_id)
+        response = await answer_poll(answer, self.services, Request(scope, receive), raw_id)
         await response(scope, receive, send)

@@ -15,12 +15,11 @@ from api.deps import (
     Services,
     ServicesDep,
     api_key_scheme,
-    bearer_token,
 )
 from api.errors import problem_responses
 from api.intake import ReceivedForm, receive_file
 from api.v1.forms import BATCH_FORM, UPLOAD_FORM, created_links
-from api.v1.polling import batch_response, resource_response, upload_response
+from api.v1.polling import answer_poll, batch_response, resource_response, upload_response
 from api.v1.schemas import BatchOut, UploadOut
 from processors.archive import (
     ArchiveLimits,
@@ -237,8 +236,7 @@ async def create_batch(
     summary="Get one upload",
 )
 async def get_upload(upload_id: UploadId, request: Request, services: ServicesDep) -> Response:
-    token = bearer_token(request)
-    return await run_in_threadpool(upload_response, services, token, upload_id)
+    return await answer_poll(upload_response, services, request, upload_id)
 
 
 @router.get(
@@ -249,5 +247,4 @@ async def get_upload(upload_id: UploadId, request: Request, services: ServicesDe
     summary="Get one upload batch with its uploads",
 )
 async def get_batch(batch_id: BatchId, request: Request, services: ServicesDep) -> Response:
-    token = bearer_token(request)
-    return await run_in_threadpool(batch_response, services, token, batch_id)
+    return await answer_poll(batch_response, services, request, batch_id)
