@@ -23,7 +23,13 @@ docintake, next to the floor in the same run:
 bound parts alone use up what target 2 allows before a document is unpacked, claimed,
 sent to a reading process or recorded.
 
-    python -m bench.prefect_bound [--backend sqlite|postgres ...] [--flow-runs 20]
+The other bound part is the reading processes (the brief parses only in processes with
+kernel limits): bench/reading_bound.py, their CPU beyond the floor with nothing else
+running. `design_bound` adds both, per backend and shape, as a fraction of the floor:
+against target 2's 0.2, and as the highest throughput target 1 could reach with every
+core busy and nothing else spent (`target_1_ceiling`, against its 0.85).
+
+    python -m bench.prefect_bound [--backend sqlite|postgres ...] [--flow-runs 20] [--rounds 10]
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ import sys
 from functools import partial
 from typing import Any
 
+from bench import reading_bound
 from bench.prefect_server_cpu import prefect_server
 from bench.stack import ROOT
 from bench.stack_cpu import process_cpu_seconds
@@ -112,29 +119,53 @@ def measure(backend: str, flow_runs: int, budget_ms: float) -> dict[str, Any]:
     return {"backend": backend, "flow_runs": flow_runs, "shapes": shapes}
 
 
-def run(backends: tuple[str, ...] = ("sqlite", "postgres"), flow_runs: int = 20) -> dict[str, Any]:
+def run(
+    backends: tuple[str, ...] = ("sqlite", "postgres"), flow_runs: int = 20, rounds: int = 10
+) -> dict[str, Any]:
     documents = originals(DOCUMENTS_PER_BATCH)
     floor = Floor.measure(documents, documents, FLOOR_PASSES)
     budget_ms = ALLOWED_BEYOND_PROCESSORS * floor.mean_ms()
+    measured = [measure(backend, flow_runs, budget_ms) for backend in backends]
+    reading = reading_bound.measure(documents, rounds)
     return {
         "floor_ms_per_document": floor.mean_ms(),
         "budget_ms_per_document": round(budget_ms, 2),
         "documents_per_batch": DOCUMENTS_PER_BATCH,
-        "backends": [measure(backend, flow_runs, budget_ms) for backend in backends],
+        "backends": measured,
+        "reading_processes": reading,
+        "design_bound": design_bound(measured, reading["excess"], floor.mean_ms()),
     }
+
+
+def design_bound(measured: list[dict[str, Any]], reading_excess: float, floor_ms: float) -> Any:
+    """Both bound parts together, as a fraction of the floor, by backend and shape: what
+    target 2 allows is 0.2, and target 1 (0.85 of the floor's throughput) cannot be met
+    once the stack's CPU per document is over 1/0.85 of the floor, even with every core
+    busy all the time: `target_1_ceiling` is that throughput with nothing else spent."""
+    bound = {}
+    for backend in measured:
+        for shape, cost in backend["shapes"].items():
+            fraction = cost["ms_per_document"] / floor_ms + reading_excess
+            bound[f"{backend['backend']}/{shape}"] = {
+                "fraction_of_floor": round(fraction, 3),
+                "fraction_of_target_2_budget": round(fraction / ALLOWED_BEYOND_PROCESSORS, 2),
+                "target_1_ceiling": round(1 / (1 + fraction), 3),
+            }
+    return bound
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--backend", action="append", choices=["sqlite", "postgres"])
     parser.add_argument("--flow-runs", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=10, help="reading processes' rounds")
     parser.add_argument("--drive", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.drive is not None:
         print(drive(args.drive[0], int(args.drive[1])))
         return
     backends = tuple(args.backend or ["sqlite", "postgres"])
-    print(json.dumps(run(backends, args.flow_runs), indent=2))
+    print(json.dumps(run(backends, args.flow_runs, args.rounds), indent=2))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """The throughput benchmark's own parts (bench/throughput*.py, bench/stack_cpu.py): its
-document variants and its CPU accounting. The whole benchmark on a real stack, with
+document variants and its CPU accounting; and the parts of what the design binds
+(bench/prefect_bound.py, bench/reading_bound.py). The whole benchmark on a real stack, with
 small numbers: `python -m bench.throughput --fast`."""
 
 from __future__ import annotations
@@ -94,3 +95,26 @@ def test_the_bound_flow_runs_are_named_batches_with_their_table(prefect_server: 
         )
     assert set(batches) <= {run.name for run in runs}
     assert {artifact.key for artifact in tables} == {"batch-1", "batch-2"}
+
+
+def test_the_reading_bound_counts_the_readers_and_the_asking_process() -> None:
+    from bench.reading_bound import measure
+
+    result = measure(originals(2), rounds=1, compile_rules=False)
+    assert (result["documents"], result["rounds"]) == (2, 1)
+    assert result["floor_ms_per_document"] > 0 and result["readers_ms_per_document"] > 0
+    assert result["asking_process_ms_per_document"] > 0
+
+
+def test_thedesign_bound_adds_prefect_and_the_reading_processes() -> None:
+    from bench.prefect_bound import design_bound
+
+    measured = [{"backend": "sqlite", "shapes": {"named-run": {"ms_per_document": 2.0}}}]
+    bound = design_bound(measured, reading_excess=0.1, floor_ms=20.0)
+    assert bound == {
+        "sqlite/named-run": {
+            "fraction_of_floor": 0.2,
+            "fraction_of_target_2_budget": 1.0,
+            "target_1_ceiling": 0.833,
+        }
+    }
