@@ -137,7 +137,9 @@ def run(
     }
 
 
-def design_bound(measured: list[dict[str, Any]], reading_excess: float, floor_ms: float) -> Any:
+def design_bound(
+    measured: list[dict[str, Any]], reading_excess: float, floor_ms: float
+) -> dict[str, dict[str, float]]:
     """Both bound parts together, as a fraction of the floor, by backend and shape: what
     target 2 allows is 0.2, and target 1 (0.85 of the floor's throughput) cannot be met
     once the stack's CPU per document is over 1/0.85 of the floor, even with every core

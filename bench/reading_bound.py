@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.stack_cpu import process_cpu_seconds
-from bench.throughput_docs import CORES, Document, _one_pass, originals
+from bench.throughput_docs import CORES, Document, one_pass, originals
 from flows.executor import DocumentExecutor
 from flows.reader_process import read_stored_in_child
 from processors.base import CompanyProfile, DocumentType, ProcessingContext
@@ -65,10 +65,10 @@ def measure(documents: list[Document], rounds: int, compile_rules: bool = True) 
         executor = DocumentExecutor(processes=CORES, compile_rules=compile_rules)
         try:
             executor.warm_up()
-            _one_pass(documents, CONTEXT)  # both warm before the first round
+            one_pass(documents, CONTEXT)  # both warm before the first round
             _through_readers(executor, store, len(documents))
             for _ in range(rounds):
-                floor += sum(_one_pass(documents, CONTEXT).values())
+                floor += sum(one_pass(documents, CONTEXT).values())
                 spent = _through_readers(executor, store, len(documents))
                 readers, asking = readers + spent[0], asking + spent[1]
         finally:

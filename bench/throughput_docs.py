@@ -74,7 +74,7 @@ class Floor:
         context = ProcessingContext(DocumentType.AUTO, "x", CompanyProfile("Bench GmbH"))
         for _, data in warming:
             _read(data, context)
-        measured = [_one_pass(documents, context) for _ in range(passes)]
+        measured = [one_pass(documents, context) for _ in range(passes)]
         return cls({name: statistics.median(cpu[name] for cpu in measured) for name in measured[0]})
 
     def cpu(self, documents: list[Document]) -> float:
@@ -92,7 +92,7 @@ class Floor:
         return round(1000 * sum(self.cpu_seconds.values()) / len(self.cpu_seconds), 2)
 
 
-def _one_pass(documents: list[Document], context: ProcessingContext) -> dict[str, float]:
+def one_pass(documents: list[Document], context: ProcessingContext) -> dict[str, float]:
     """CPU seconds of each document, read once in this process."""
     cpu = {}
     for name, data in documents:
