@@ -30,13 +30,10 @@ from pathlib import Path
 from typing import Any
 
 from bench.stack_cpu import process_cpu_seconds
-from bench.throughput_docs import CORES, Document, one_pass, originals
+from bench.throughput_docs import CONTEXT, CORES, Document, one_pass, originals
 from flows.executor import DocumentExecutor
 from flows.reader_process import read_stored_in_child
-from processors.base import CompanyProfile, DocumentType, ProcessingContext
 from storage.objectstore.local import LocalDirStore
-
-CONTEXT = ProcessingContext(DocumentType.AUTO, "x", CompanyProfile("Bench GmbH"))
 
 
 def _through_readers(executor: DocumentExecutor, store: bytes, count: int) -> tuple[float, float]:

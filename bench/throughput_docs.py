@@ -33,6 +33,8 @@ from processors.pipeline import read_document
 CORES = os.cpu_count() or 1
 FLOOR_PASSES = 3
 Document = tuple[str, bytes]
+# The context every floor is read in, and the reading processes beside it.
+CONTEXT = ProcessingContext(DocumentType.AUTO, "x", CompanyProfile("Bench GmbH"))
 UTF16_NEWLINE = {b"\xff\xfe": "\n".encode("utf-16-le"), b"\xfe\xff": "\n".encode("utf-16-be")}
 
 
@@ -71,10 +73,9 @@ class Floor:
     @classmethod
     def measure(cls, warming: list[Document], documents: list[Document], passes: int = 1) -> Floor:
         warm_up()
-        context = ProcessingContext(DocumentType.AUTO, "x", CompanyProfile("Bench GmbH"))
         for _, data in warming:
-            _read(data, context)
-        measured = [one_pass(documents, context) for _ in range(passes)]
+            _read(data, CONTEXT)
+        measured = [one_pass(documents, CONTEXT) for _ in range(passes)]
         return cls({name: statistics.median(cpu[name] for cpu in measured) for name in measured[0]})
 
     def cpu(self, documents: list[Document]) -> float:

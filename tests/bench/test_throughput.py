@@ -9,11 +9,9 @@ import subprocess
 import sys
 
 from bench.stack_cpu import CpuMeter
-from bench.throughput_docs import Floor, originals, variants
-from processors.base import CompanyProfile, DocumentType, ProcessingContext, ProcessingError
+from bench.throughput_docs import CONTEXT, Floor, originals, variants
+from processors.base import ProcessingError
 from processors.pipeline import read_document
-
-CONTEXT = ProcessingContext(DocumentType.AUTO, "x", CompanyProfile("Bench GmbH"))
 
 
 def _outcome(data: bytes) -> str:
@@ -106,7 +104,7 @@ def test_the_reading_bound_counts_the_readers_and_the_asking_process() -> None:
     assert result["asking_process_ms_per_document"] > 0
 
 
-def test_thedesign_bound_adds_prefect_and_the_reading_processes() -> None:
+def test_the_design_bound_adds_prefect_and_the_reading_processes() -> None:
     from bench.prefect_bound import design_bound
 
     measured = [{"backend": "sqlite", "shapes": {"named-run": {"ms_per_document": 2.0}}}]
