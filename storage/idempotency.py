@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Generic, TypeVar
 
-from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -24,6 +23,7 @@ from processors.base import DocumentType, FailureCode, ResultType
 from storage.errors import ExternalIdConflict
 from storage.models import Batch, Upload
 from storage.repositories import batches as batch_repo
+from storage.repositories import retention as retention_repo
 from storage.repositories import uploads as upload_repo
 from storage.repositories.news import announce_work
 from storage.repositories.results import LiveResult
@@ -181,11 +181,8 @@ def claim_batch(session: Session, request: IntakeRequest) -> Claim[Batch]:
 
 def object_in_use(session: Session, object_key: str) -> bool:
     """Whether a committed upload or batch points at the object (asked after an error
-    around a commit; the column has no index, and this is not on the usual path)."""
-    return any(
-        session.scalar(select(model.id).where(model.object_key == object_key).limit(1)) is not None
-        for model in (Upload, Batch)
-    )
+    around a commit)."""
+    return bool(retention_repo.objects_in_use(session, [object_key]))
 
 
 # --- content duplicates across documentTypes -------------------------------------------

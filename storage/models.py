@@ -24,7 +24,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from storage.states import UploadStatus, check_transition
+from storage.states import HistoryEvent, UploadStatus, check_transition
 from storage.upload_moves import UploadMoves
 
 NAMING_CONVENTION = {
@@ -253,9 +253,21 @@ class Upload(UploadMoves, Base):
             upload_id=self.id, from_status=current, to_status=target, at=self.updated_at
         )
 
+    def note_event(self, event: HistoryEvent) -> StatusChange:
+        """A history row for an event that keeps the status (from and to are the same)."""
+        self.updated_at = utcnow()
+        return StatusChange(
+            upload_id=self.id,
+            from_status=self.status,
+            to_status=self.status,
+            at=self.updated_at,
+            event=event,
+        )
+
 
 class StatusChange(Base):
-    """Append-only status history, for analysis of durations per state."""
+    """Append-only status history, for analysis of durations per state, and the audit
+    trail of what happened to an upload (docs/retention.md)."""
 
     __tablename__ = "status_history"
 
@@ -264,6 +276,9 @@ class StatusChange(Base):
     from_status: Mapped[str | None] = mapped_column(String(16))
     to_status: Mapped[str] = mapped_column(String(16))
     at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+    # Null for a status change; an event that leaves the status as it is otherwise:
+    # `purged` (a deleted upload's bytes and result data removed, storage/retention.py).
+    event: Mapped[str | None] = mapped_column(String(16))
 
 
 class User(Base):

@@ -75,6 +75,11 @@ class Settings(BaseSettings):
     # often, for a stack whose Prefect server runs no schedules; 0 (default): only the
     # `export-status-tables` deployment's schedule and the end of each batch.
     tables_export_interval_seconds: float = Field(default=0.0, ge=0)
+    # Retention (docs/retention.md): a deleted upload's stored bytes and its deleted
+    # result's data are purged this many days after the deletion (the hourly
+    # `purge-deleted-uploads` deployment); 0 purges them at its next run. Uploads that
+    # were not deleted are kept.
+    purge_after_days: int = Field(default=30, ge=0)
     # Dispatch through the Prefect work pool: how many `serve-queue` flow runs the
     # dispatcher keeps going while work waits (one per worker machine), and when such a
     # run ends: idle that long, or at the latest after `pipeline_run_max_seconds`.

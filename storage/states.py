@@ -6,7 +6,11 @@
 - `completed -> deleted`: the result was deleted in the web application.
 - `failed -> queued`: a repeated request for an intake failure, or a retry of
   `processing_failed` from the web application.
-- `deleted -> queued`: a repeated request reads the stored file again.
+- `deleted -> queued`: a repeated request reads the stored file again (once purged,
+  the file it sends).
+
+A deleted upload is purged after the retention period without a status change: its
+history gets a row `deleted -> deleted` with the event `purged` (HistoryEvent).
 """
 
 from __future__ import annotations
@@ -23,6 +27,14 @@ class UploadStatus(StrEnum):
     COMPLETED = "completed"
     FAILED = "failed"
     DELETED = "deleted"
+
+
+class HistoryEvent(StrEnum):
+    """What a status history row records besides status changes; the status stays."""
+
+    # A deleted upload's stored bytes and its result data were removed after the
+    # retention period (docs/retention.md). The upload stays `deleted`.
+    PURGED = "purged"
 
 
 ALLOWED_TRANSITIONS: dict[UploadStatus | None, frozenset[UploadStatus]] = {

@@ -14,7 +14,7 @@ row so:
 - processing: the lease (owner and expiry);
 - completed: the result;
 - failed: the error (code, message, details);
-- queued and deleted: none of them.
+- queued and deleted: none of them (and a purged deleted upload no stored bytes either).
 `attempts` counts takes (the MAX_TAKES safety net) and `crashes` the reading processes
 the upload stopped (MAX_CRASHES); only a retry sets them back to 0.
 """
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from processors.base import FailureCode
 from storage.errors import InvalidTransition
-from storage.states import UploadStatus
+from storage.states import HistoryEvent, UploadStatus
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Mapped
@@ -56,7 +56,11 @@ class UploadMoves:
         lease_owner: Mapped[str | None]
         lease_expires_at: Mapped[datetime | None]
 
+        object_key: Mapped[str | None]
+
         def set_status(self, target: UploadStatus) -> StatusChange: ...
+
+        def note_event(self, event: HistoryEvent) -> StatusChange: ...
 
     def take(self, owner: str, expires_at: datetime) -> StatusChange:
         """queued -> processing: sets the lease and counts one more take; clears the
@@ -136,6 +140,14 @@ class UploadMoves:
         self._clear_error()
         self._clear_lease()
         return change
+
+    def purge(self) -> StatusChange:
+        """deleted, and stays so: its stored bytes are about to be removed (retention,
+        storage/retention.py), so it no longer points at them. A history row with the
+        event `purged`; a repeated request afterwards reads the file it brings."""
+        self._require(UploadStatus.DELETED)
+        self.object_key = None
+        return self.note_event(HistoryEvent.PURGED)
 
     def retry(self) -> StatusChange:
         """failed or deleted -> queued, as new: clears the result, the error and the

@@ -24,6 +24,7 @@ OLD_EXPIRY = datetime(2024, 1, 3, tzinfo=UTC)
 NEW_EXPIRY = datetime(2024, 1, 4, tzinfo=UTC)
 DETAILS = {"findings": [{"rule": "BR-01"}]}
 LONG_MESSAGE = "x" * (MAX_ERROR_MESSAGE + 10)
+STORED = "uploads/stored"
 
 Move = Callable[[Upload], StatusChange]
 
@@ -40,6 +41,7 @@ def _full_row(status: UploadStatus | None, **overrides: Any) -> Upload:
         "crashes": 1,
         "lease_owner": "old-worker",
         "lease_expires_at": OLD_EXPIRY,
+        "object_key": STORED,
         "created_at": CREATED,
         "updated_at": UPDATED,
     }
@@ -54,6 +56,7 @@ def _columns(
     lease: tuple[str, datetime] | None = None,
     attempts: int = 3,
     crashes: int = 1,
+    object_key: str | None = STORED,
 ) -> dict[str, Any]:
     code, message, details = error or (None, None, None)
     owner, expires = lease or (None, None)
@@ -67,6 +70,7 @@ def _columns(
         "crashes": crashes,
         "lease_owner": owner,
         "lease_expires_at": expires,
+        "object_key": object_key,
         "created_at": CREATED,
     }
 
@@ -105,6 +109,7 @@ MOVES: dict[str, Move] = {
     "charge_crash": lambda upload: upload.charge_crash("killed"),
     "mark_deleted": lambda upload: upload.mark_deleted(),
     "retry": lambda upload: upload.retry(),
+    "purge": lambda upload: upload.purge(),
 }
 
 S = UploadStatus
@@ -134,6 +139,18 @@ CASES = [
     Case("mark_deleted", S.COMPLETED, _columns(S.DELETED)),
     Case("retry", S.FAILED, _columns(S.QUEUED, attempts=0, crashes=0)),
     Case("retry", S.DELETED, _columns(S.QUEUED, attempts=0, crashes=0)),
+    # Only the stored bytes go; a deleted upload has no result, error or lease anyway.
+    Case(
+        "purge",
+        S.DELETED,
+        _columns(
+            S.DELETED,
+            result=OLD_RESULT,
+            error=("old_code", "old message", {"old": True}),
+            lease=("old-worker", OLD_EXPIRY),
+            object_key=None,
+        ),
+    ),
 ]
 
 
