@@ -4,88 +4,28 @@ of its own, and that run reads the uploads and batches."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import threading
 import time
-from collections.abc import Iterator
 from datetime import datetime, timedelta
-from pathlib import Path
 
-import pytest
 from fastapi.testclient import TestClient
 from prefect.client.orchestration import get_client
 from prefect.client.schemas.filters import (
     FlowRunFilter,
     FlowRunFilterName,
-    FlowRunFilterState,
-    FlowRunFilterStateType,
 )
 from prefect.client.schemas.objects import FlowRun, StateType
 from prefect.states import Running
-from sqlalchemy import Engine, select
+from sqlalchemy import select
 
 from flows.dispatch import Dispatcher, DispatchPolicy
 from flows.work import WorkerEnv
 from storage.models import Upload, utcnow
 from tests.api.helpers import make_zip, post_batch, post_upload
 from tests.conftest import Tenant
-from tests.flows.processes import ROOT, kill_tree, worker_environment
 from tests.flows.samples import blank_pdf, corpus_file
 
-PREFECT = str(Path(sys.executable).parent / "prefect")
 TERMINAL = {"completed", "failed"}
-
-
-@pytest.fixture
-def pool_worker(
-    env: WorkerEnv, fresh_engine: Engine, prefect_server: str, tmp_path: Path
-) -> Iterator[None]:
-    """The deployments of prefect.yaml on a fresh `docintake` process pool, and a Prefect
-    worker of that pool, pointed at this test's database and object store."""
-    variables = worker_environment(env, fresh_engine, prefect_server) | {
-        "DOCINTAKE_HOME": str(ROOT),
-        "DOCINTAKE_WORKER_PROCESSES": "1",
-        "DOCINTAKE_LEASE_SECONDS": "30",
-        "DOCINTAKE_PIPELINE_RUN_IDLE_SECONDS": "2",
-        "PREFECT_WORKER_QUERY_SECONDS": "1",
-    }
-    prefect = [PREFECT, "--no-prompt"]
-    pool = ["work-pool", "create", "docintake", "--type", "process", "--overwrite"]
-    for command in (pool, ["deploy", "--all"]):
-        subprocess.run(prefect + command, env=variables, cwd=ROOT, check=True, capture_output=True)
-    _forget_open_runs()
-    log = (tmp_path / "prefect-worker.log").open("wb")
-    worker = subprocess.Popen(
-        [PREFECT, "worker", "start", "--pool", "docintake", "--type", "process"],
-        env=variables,
-        cwd=ROOT,
-        start_new_session=True,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        yield
-    finally:
-        kill_tree(worker.pid)
-        worker.wait()
-        log.close()
-        _forget_open_runs()
-
-
-def _forget_open_runs() -> None:
-    """Delete the runs an earlier test left scheduled or running on the shared Prefect
-    server: they carry that test's environment (its database), and a new worker of the
-    pool would pick them up first."""
-    open_states = FlowRunFilterStateType(
-        any_=[StateType.SCHEDULED, StateType.PENDING, StateType.RUNNING, StateType.CANCELLING]
-    )
-    with get_client(sync_client=True) as client:
-        runs = client.read_flow_runs(
-            flow_run_filter=FlowRunFilter(state=FlowRunFilterState(type=open_states))
-        )
-        for run in runs:
-            client.delete_flow_run(run.id)
 
 
 def _statuses(env: WorkerEnv) -> list[str]:

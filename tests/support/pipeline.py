@@ -1,6 +1,7 @@
 """Fixtures for the pipeline and client tests (tests/flows, tests/client): a real Prefect
 server (prefect_test_harness, once per session), a committing database per test, the
-real process pool, and the real API beside them.
+real process pool, the real API beside them, and the deployments of prefect.yaml with a
+Prefect worker of their pool (`pool_worker`).
 
 A plugin of the root conftest rather than a conftest of one folder, so both folders
 share the one Prefect server and process pool of a session."""
@@ -8,11 +9,21 @@ share the one Prefect server and process pool of a session."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from prefect.client.orchestration import get_client
+from prefect.client.schemas.filters import (
+    FlowRunFilter,
+    FlowRunFilterState,
+    FlowRunFilterStateType,
+)
+from prefect.client.schemas.objects import StateType
 from sqlalchemy import Engine
 
 from api.app import create_app
@@ -24,9 +35,11 @@ from storage.db import Database
 from storage.objectstore import ObjectStore
 from storage.settings import Settings
 from tests.conftest import Tenant, make_tenant
+from tests.flows.processes import ROOT, kill_tree, worker_environment
 
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("PREFECT_SERVER_UI_SHOW_PROMOTIONAL_CONTENT", "false")
+PREFECT = str(Path(sys.executable).parent / "prefect")
 
 
 @pytest.fixture(scope="session")
@@ -81,3 +94,54 @@ def api(env: WorkerEnv) -> Iterator[TestClient]:
 @pytest.fixture
 def company(env: WorkerEnv) -> Tenant:
     return make_tenant(env.db)
+
+
+@pytest.fixture
+def pool_worker(
+    env: WorkerEnv, fresh_engine: Engine, prefect_server: str, tmp_path: Path
+) -> Iterator[None]:
+    """The deployments of prefect.yaml on a fresh `docintake` process pool, and a Prefect
+    worker of that pool, pointed at this test's database and object store."""
+    variables = worker_environment(env, fresh_engine, prefect_server) | {
+        "DOCINTAKE_HOME": str(ROOT),
+        "DOCINTAKE_WORKER_PROCESSES": "1",
+        "DOCINTAKE_LEASE_SECONDS": "30",
+        "DOCINTAKE_PIPELINE_RUN_IDLE_SECONDS": "2",
+        "PREFECT_WORKER_QUERY_SECONDS": "1",
+    }
+    prefect = [PREFECT, "--no-prompt"]
+    pool = ["work-pool", "create", "docintake", "--type", "process", "--overwrite"]
+    for command in (pool, ["deploy", "--all"]):
+        subprocess.run(prefect + command, env=variables, cwd=ROOT, check=True, capture_output=True)
+    forget_open_runs()
+    log = (tmp_path / "prefect-worker.log").open("wb")
+    worker = subprocess.Popen(
+        [PREFECT, "worker", "start", "--pool", "docintake", "--type", "process"],
+        env=variables,
+        cwd=ROOT,
+        start_new_session=True,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        yield
+    finally:
+        kill_tree(worker.pid)
+        worker.wait()
+        log.close()
+        forget_open_runs()
+
+
+def forget_open_runs() -> None:
+    """Delete the runs an earlier test left scheduled or running on the shared Prefect
+    server: they carry that test's environment (its database), and a new worker of the
+    pool would pick them up first."""
+    open_states = FlowRunFilterStateType(
+        any_=[StateType.SCHEDULED, StateType.PENDING, StateType.RUNNING, StateType.CANCELLING]
+    )
+    with get_client(sync_client=True) as client:
+        runs = client.read_flow_runs(
+            flow_run_filter=FlowRunFilter(state=FlowRunFilterState(type=open_states))
+        )
+        for run in runs:
+            client.delete_flow_run(run.id)
