@@ -22,7 +22,7 @@ from processors.results.other_document import FiledPdf, FiledXml, NonInvoiceXml,
 from processors.results.payment_file import PaymentFile
 from storage.links import RESULT_PATHS
 from storage.models import Result, StatusChange, Upload
-from storage.states import UploadStatus
+from storage.states import HistoryEvent, UploadStatus
 
 LEVEL_ORDER = ("fatal", "error", "warning", "information")
 
@@ -212,6 +212,7 @@ class HistoryRow:
     from_status: str | None
     to_status: str
     at: datetime
+    event: str | None = None  # HistoryEvent: `purged`
 
 
 @dataclass(frozen=True)
@@ -231,6 +232,8 @@ class UploadView:
     error_message: str | None
     findings: tuple[FindingView, ...]
     history: tuple[HistoryRow, ...]
+    # When the stored file and the result data were removed (docs/retention.md).
+    purged_at: datetime | None
     result_url: str | None
     result_type_label: str | None
     can_retry: bool
@@ -259,7 +262,8 @@ def upload_view(upload: Upload, history: list[StatusChange], result: Result | No
         error_code=upload.error_code,
         error_message=upload.error_message,
         findings=tuple(findings_of(mapping(upload.error_details).get("findings"))),
-        history=tuple(HistoryRow(h.from_status, h.to_status, h.at) for h in history),
+        history=tuple(HistoryRow(h.from_status, h.to_status, h.at, h.event) for h in history),
+        purged_at=next((h.at for h in reversed(history) if h.event == HistoryEvent.PURGED), None),
         result_url=result_path(result.type, result.id) if live and result else None,
         result_type_label=RESULT_TYPE_LABELS[ResultType(result.type)] if live and result else None,
         can_retry=is_retryable(upload),
