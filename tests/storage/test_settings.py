@@ -44,3 +44,12 @@ def test_production_accepts_a_safe_configuration() -> None:
         _env_file=None,  # type: ignore[call-arg]
     )
     assert settings.environment is Environment.PRODUCTION
+
+
+def test_the_retention_period_is_30_days_unless_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert Settings(_env_file=None).purge_after_days == 30  # type: ignore[call-arg]
+    monkeypatch.setenv("DOCINTAKE_PURGE_AFTER_DAYS", "7")
+    assert Settings(_env_file=None).purge_after_days == 7  # type: ignore[call-arg]
+    monkeypatch.setenv("DOCINTAKE_PURGE_AFTER_DAYS", "-1")
+    with pytest.raises(ValidationError):
+        Settings(_env_file=None)  # type: ignore[call-arg]
