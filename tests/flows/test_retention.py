@@ -5,7 +5,6 @@ a process of its own, as `make run` and production run it."""
 from __future__ import annotations
 
 import time
-import uuid
 from datetime import timedelta
 from typing import Any
 
@@ -15,39 +14,11 @@ from prefect.client.schemas.objects import StateType
 
 from flows import retention
 from flows.work import WorkerEnv
-from storage.models import Result, utcnow
 from tests.conftest import Tenant
 from tests.flows.processes import ROOT
-from tests.storage.tables_data import add_upload
+from tests.storage.retention_data import deleted_upload, result_kept
 
 DEPLOYMENT = "purge-deleted-uploads"
-DELETED = (("queued", 0), ("processing", 1), ("completed", 2), ("deleted", 3))
-
-
-def _deleted_upload(env: WorkerEnv, company: Tenant, days_ago: float) -> tuple[str, uuid.UUID]:
-    """An upload deleted `days_ago` days ago with its stored bytes, and its deleted result."""
-    created_at = utcnow() - timedelta(days=days_ago, seconds=3)
-    with env.db.session() as session:
-        upload = add_upload(session, company.company_id, created_at=created_at, path=DELETED)
-        result = Result(
-            company_id=company.company_id,
-            type="other_document",
-            sha256=upload.sha256,
-            data={"text": "the letter"},
-            deleted_at=utcnow() - timedelta(days=days_ago),
-        )
-        session.add(result)
-        session.commit()
-    assert upload.object_key is not None
-    writer = env.store.open_writer(upload.object_key)
-    writer.write(b"%PDF-1.7 the letter")
-    writer.commit()
-    return upload.object_key, result.id
-
-
-def _result_kept(env: WorkerEnv, result_id: uuid.UUID) -> bool:
-    with env.db.read_session() as session:
-        return session.get(Result, result_id) is not None
 
 
 def _declared() -> dict[str, Any]:
@@ -68,21 +39,21 @@ def test_prefect_yaml_declares_the_purge_on_a_schedule() -> None:
 
 
 def test_the_purge_flow_runs_on_prefect(env: WorkerEnv, company: Tenant) -> None:
-    old_key, old_result = _deleted_upload(env, company, days_ago=31)
-    young_key, young_result = _deleted_upload(env, company, days_ago=29)
+    _, old_key, old_result = deleted_upload(env.db, env.store, company.company_id, 31)
+    _, young_key, young_result = deleted_upload(env.db, env.store, company.company_id, 29)
 
     state = retention.purge_deleted_uploads(return_state=True)
 
     assert state.is_completed()
     assert state.result() == {"uploads": 1, "objects": 1, "shared_objects": 0, "results": 1}
-    assert not env.store.exists(old_key) and not _result_kept(env, old_result)
-    assert env.store.exists(young_key) and _result_kept(env, young_result)
+    assert not env.store.exists(old_key) and not result_kept(env.db, old_result)
+    assert env.store.exists(young_key) and result_kept(env.db, young_result)
 
 
 def test_the_scheduled_deployment_purges_through_the_work_pool(
     env: WorkerEnv, company: Tenant, pool_worker: None
 ) -> None:
-    key, result = _deleted_upload(env, company, days_ago=40)
+    _, key, result = deleted_upload(env.db, env.store, company.company_id, 40)
     with get_client(sync_client=True) as client:
         deployment = client.read_deployment_by_name(f"{DEPLOYMENT}/{DEPLOYMENT}")
         assert [s.schedule.interval for s in deployment.schedules if s.active] == [  # type: ignore[union-attr]
@@ -98,4 +69,4 @@ def test_the_scheduled_deployment_purges_through_the_work_pool(
 
     assert state is not None and state.type == StateType.COMPLETED, state
     assert not env.store.exists(key)
-    assert not _result_kept(env, result)
+    assert not result_kept(env.db, result)
