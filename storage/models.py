@@ -239,6 +239,14 @@ class Upload(UploadMoves, Base):
         Index("ix_uploads_result_id", "result_id"),
         # Incremental status-table exports.
         Index("ix_uploads_updated_at", "updated_at"),
+        # The retention purge's candidates: deleted uploads that still have stored bytes
+        # (purged ones, kept for ever, stay out of it).
+        Index(
+            "ix_uploads_deleted_with_bytes",
+            "id",
+            sqlite_where=text("status = 'deleted' AND object_key IS NOT NULL"),
+            postgresql_where=text("status = 'deleted' AND object_key IS NOT NULL"),
+        ),
     )
 
     def set_status(self, target: UploadStatus) -> StatusChange:
