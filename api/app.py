@@ -9,7 +9,7 @@ from fastapi import FastAPI
 from api import health
 from api.deps import Services
 from api.errors import install_error_handlers
-from api.v1 import uploads, webhooks
+from api.v1 import results, uploads, webhooks
 from api.v1.polling import PollingPath
 from api.v1.schemas import Problem
 from api.web import install_web
@@ -19,6 +19,8 @@ from storage.settings import Settings, get_settings
 
 DESCRIPTION = """Upload business documents (invoices, bank statements, other documents)
 one by one or as ZIP archives, and poll until each is `completed` or `failed`.
+What was read comes back as data: GET /v1/results/{id} (one schema per result type),
+its original file, and the company's results in change order for a sync.
 Every request error is RFC 9457 `application/problem+json` with a machine-readable `code`.
 Instead of polling, a client may register webhook endpoints: signed events (Standard
 Webhooks) for finished uploads and batches, described in the `webhooks` section.
@@ -30,11 +32,17 @@ def create_app(services: Services) -> FastAPI:
         title="docintake",
         version="1.0.0",
         description=DESCRIPTION,
-        openapi_tags=[{"name": "uploads"}, {"name": "webhooks"}, {"name": "health"}],
+        openapi_tags=[
+            {"name": "uploads"},
+            {"name": "results"},
+            {"name": "webhooks"},
+            {"name": "health"},
+        ],
     )
     app.state.services = services
     install_error_handlers(app)
     app.include_router(uploads.router)
+    app.include_router(results.router)
     app.include_router(webhooks.router)
     webhooks.install_webhook_docs(app)
     app.include_router(health.router)

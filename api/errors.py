@@ -108,6 +108,7 @@ def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     descriptions = {
         401: "Missing, malformed, unknown or revoked API key (`unauthorized`).",
         404: "Unknown id, malformed uuid, or a resource of another company (`not_found`).",
+        406: "`Accept` asks for a version this API does not serve (`not_acceptable`).",
         409: "externalId already used with another file or documentType (`external_id_conflict`).",
         413: "The request body passes the hard cap (`request_too_large`).",
         422: "Invalid request (`validation_error`, and for batches `invalid_archive`,"

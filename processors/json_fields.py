@@ -43,7 +43,7 @@ class ResultShapeError(ValueError):
 def to_json(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {
-            _key(f): to_json(getattr(value, f.name))
+            field_key(f): to_json(getattr(value, f.name))
             for f in dataclasses.fields(value)
             if not _omitted(f, value)
         }
@@ -64,7 +64,7 @@ def from_json(cls: type[T], raw: Any) -> T:
     hints = _hints(cls)
     values: dict[str, Any] = {}
     for f in dataclasses.fields(cls):  # type: ignore[arg-type]
-        key = _key(f)
+        key = field_key(f)
         if key in raw:
             values[f.name] = _read(hints[f.name], raw[key], f"{cls.__name__}.{key}")
         elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
@@ -86,8 +86,15 @@ def _omitted(f: dataclasses.Field[Any], value: Any) -> bool:
     return other is not None and getattr(value, other) is None
 
 
-def _key(f: dataclasses.Field[Any]) -> str:
+def field_key(f: dataclasses.Field[Any]) -> str:
+    """The field's key in the JSON."""
     return str(f.metadata.get("json_key") or camel(f.name))
+
+
+def may_be_omitted(f: dataclasses.Field[Any]) -> bool:
+    """Whether the field's key is left out of some results (every other key is always
+    written, null or not)."""
+    return bool(f.metadata.get("omitted_when_none") or f.metadata.get("omitted_with"))
 
 
 _hints_of: dict[type[Any], dict[str, Any]] = {}

@@ -24,6 +24,10 @@ class NotFound(DomainError):
     status, code, title = 404, "not_found", "Not found"
 
 
+class NotAcceptable(DomainError):
+    status, code, title = 406, "not_acceptable", "Version not served"
+
+
 class ExternalIdConflict(DomainError):
     status, code, title = 409, "external_id_conflict", "externalId already used"
 

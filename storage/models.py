@@ -83,6 +83,8 @@ class Company(Base):
     ibans: Mapped[list[str]] = mapped_column(default=list)
     locale: Mapped[str] = mapped_column(String(8), default="de")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # The last change sequence given to one of its results (storage/result_changes.py).
+    result_changes: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
 
 
 class ApiKey(Base):
@@ -110,9 +112,14 @@ class Result(Base):
     deleted_at: Mapped[datetime | None]
     # Invoices only: seller + number + gross, to list possible duplicates of an invoice.
     duplicate_key: Mapped[str | None] = mapped_column(String(255))
+    # Grows with every change of a company's results, in commit order: the results API's
+    # sync listing (storage/result_changes.py). 0 until the creating commit numbers it.
+    change_seq: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    updated_at: Mapped[datetime | None]
 
     __table_args__ = (
         Index("ix_results_company_duplicate_key", "company_id", "duplicate_key"),
+        Index("ix_results_company_change_seq", "company_id", "change_seq"),
         # The same content in one company is booked once per result type: later copies
         # share this result when it answers their documentType (storage/idempotency.py).
         Index(

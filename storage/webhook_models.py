@@ -50,7 +50,8 @@ class WebhookDelivery(Base):
     message_id: Mapped[str] = mapped_column(String(40), unique=True)
     endpoint_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("webhook_endpoints.id"))
     event_type: Mapped[str] = mapped_column(String(32))
-    # The upload's id for upload events, the batch's for batch events.
+    # The upload's id for upload events, the batch's for batch events, the result's for
+    # result events.
     subject_id: Mapped[uuid.UUID]
     # {"type", "timestamp", "data"} as sent, except that result URLs are paths here: the
     # sender puts the configured public base URL in front (storage/resources.py).
@@ -78,3 +79,5 @@ class WebhookEvent(StrEnum):
     UPLOAD_FAILED = "upload.failed"
     UPLOAD_DELETED = "upload.deleted"
     BATCH_COMPLETED = "batch.completed"
+    RESULT_CONFIRMED = "result.confirmed"
+    RESULT_DELETED = "result.deleted"

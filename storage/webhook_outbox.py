@@ -98,7 +98,7 @@ def _forget(session: Session) -> None:
     session.info.pop(_NOTED, None)
 
 
-def _listening(
+def listening(
     listeners: Iterable[WebhookEndpoint], company_id: uuid.UUID, event_type: WebhookEvent
 ) -> list[WebhookEndpoint]:
     return [
@@ -119,7 +119,7 @@ def _add_upload_events(
     wanted = [
         (upload, endpoints)
         for upload in uploads
-        if (endpoints := _listening(listeners, upload.company_id, _event_of(upload)))
+        if (endpoints := listening(listeners, upload.company_id, _event_of(upload)))
     ]
     if not wanted:
         return False
@@ -149,7 +149,7 @@ def _add_batch_event(
     session: Session, batch: Batch, listeners: list[WebhookEndpoint], now: datetime
 ) -> bool:
     """Whether it added any delivery."""
-    endpoints = _listening(listeners, batch.company_id, WebhookEvent.BATCH_COMPLETED)
+    endpoints = listening(listeners, batch.company_id, WebhookEvent.BATCH_COMPLETED)
     if not endpoints:
         return False
     session.flush()  # the batch's uploads as this transaction leaves them

@@ -18,7 +18,7 @@ from api.deps import CompanyIdDep, ReadSessionDep, ServicesDep, api_key_scheme
 from api.errors import problem_responses
 from storage import errors
 from storage.repositories import webhooks as webhook_repo
-from storage.resources import BatchOut, UploadOut, WireModel, utc_z
+from storage.resources import BatchOut, ResultRef, UploadOut, WireModel, utc_z
 from storage.webhook_models import WebhookEndpoint, WebhookEvent
 
 router = APIRouter(prefix="/v1", tags=["webhooks"], dependencies=[Security(api_key_scheme)])
@@ -168,7 +168,7 @@ class _Event(WireModel):
     timestamp: str = Field(description="When the state changed: ISO 8601 UTC with `Z`.")
 
 
-def _refers_to(model: type[UploadOut | BatchOut]) -> WithJsonSchema:
+def _refers_to(model: type[UploadOut | BatchOut | ResultRef]) -> WithJsonSchema:
     """The resource's response schema itself (a model here would be documented as an
     input, a second component beside the one the GET endpoints answer with)."""
     return WithJsonSchema({"allOf": [{"$ref": f"#/components/schemas/{model.__name__}"}]})
@@ -198,6 +198,22 @@ class BatchCompletedEvent(_Event):
     data: BatchData
 
 
+class ResultEventData(WireModel):
+    result: Annotated[dict[str, Any], _refers_to(ResultRef)] = Field(
+        description="The result, as an upload refers to it; GET /v1/results/{id} reads it."
+    )
+
+
+class ResultConfirmedEvent(_Event):
+    type: Literal["result.confirmed"]
+    data: ResultEventData
+
+
+class ResultDeletedEvent(_Event):
+    type: Literal["result.deleted"]
+    data: ResultEventData
+
+
 EVENT_BODIES: dict[WebhookEvent, tuple[type[_Event], str]] = {
     WebhookEvent.UPLOAD_COMPLETED: (UploadCompletedEvent, "An upload is `completed`."),
     WebhookEvent.UPLOAD_FAILED: (UploadFailedEvent, "An upload is `failed`."),
@@ -208,6 +224,14 @@ EVENT_BODIES: dict[WebhookEvent, tuple[type[_Event], str]] = {
     WebhookEvent.BATCH_COMPLETED: (
         BatchCompletedEvent,
         "A batch reached `completed`, `completed_with_errors` or `failed`.",
+    ),
+    WebhookEvent.RESULT_CONFIRMED: (
+        ResultConfirmedEvent,
+        "Transactions of a bank statement were confirmed in the web application.",
+    ),
+    WebhookEvent.RESULT_DELETED: (
+        ResultDeletedEvent,
+        "A result was deleted in the web application (its uploads: `upload.deleted`).",
     ),
 }
 

@@ -1,13 +1,19 @@
-"""Headers for handing a stored file back to the browser under its upload's name."""
+"""Handing a stored file back under its upload's name: the web application's download
+and the API's GET /v1/results/{id}/original."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator, Sequence
 from urllib.parse import quote
+
+from fastapi.responses import StreamingResponse
 
 from processors.base import FileKind
 from processors.sniff import sniff
+from storage.models import Upload
+from storage.objectstore import ObjectStore
 
 MEDIA_TYPES = {
     FileKind.PDF: "application/pdf",
@@ -15,6 +21,7 @@ MEDIA_TYPES = {
     FileKind.ZIP: "application/zip",
 }
 FALLBACK_NAME = "download"
+DOWNLOAD_CHUNK = 256 * 1024
 
 
 def content_disposition(file_name: str) -> str:
@@ -31,3 +38,28 @@ def content_disposition(file_name: str) -> str:
 def media_type_of(head: bytes) -> str:
     """By content, as everywhere in the service; never by the client's file name."""
     return MEDIA_TYPES.get(sniff(head), "application/octet-stream")
+
+
+def original_response(store: ObjectStore, uploads: Sequence[Upload]) -> StreamingResponse | None:
+    """The file of the first of these uploads that still has one, streamed with its
+    content type (by content) and name; None when none has."""
+    stored = next((u for u in uploads if u.object_key), None)
+    if stored is None or stored.object_key is None or not store.exists(stored.object_key):
+        return None
+    reader = store.open_reader(stored.object_key)
+    head = reader.read(DOWNLOAD_CHUNK)
+
+    def chunks() -> Iterator[bytes]:
+        try:
+            yield head
+            while block := reader.read(DOWNLOAD_CHUNK):
+                yield block
+        finally:
+            reader.close()
+
+    headers = {
+        "Content-Disposition": content_disposition(stored.file_name),
+        "X-Content-Type-Options": "nosniff",
+        "Cache-Control": "private, no-store",
+    }
+    return StreamingResponse(chunks(), media_type=media_type_of(head), headers=headers)

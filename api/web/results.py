@@ -5,16 +5,16 @@ ids answer the 404 page, like ids that do not exist."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy.orm import Session
 
 from api.deps import ServicesDep
 from api.web.auth import CsrfUser, CurrentUser, WebUser
-from api.web.downloads import content_disposition, media_type_of
+from api.web.downloads import original_response
 from api.web.i18n import N_
 from api.web.invoice_views import invoice_view
 from api.web.limits import MAX_FORM_FIELDS
@@ -34,7 +34,6 @@ from storage.repositories.web_results import NotRetryable, ResultLocked
 
 router = APIRouter(prefix="/app", include_in_schema=False)
 
-DOWNLOAD_CHUNK = 256 * 1024
 # The refusals of storage/repositories/web_results.py the pages show. Their details are
 # English (the API shares them); listed here, they are in the catalog, and the error
 # page shows them in the page's language. tests/web/test_translations.py checks that
@@ -254,23 +253,5 @@ def download_original(
     with services.db.read_session() as session:
         result = web_results.live_result(session, user.company_id, key) if key else None
         uploads = web_results.uploads_of_result(session, result.id) if result else []
-    stored = next((u for u in uploads if u.object_key), None)
-    if stored is None or stored.object_key is None or not services.store.exists(stored.object_key):
-        return not_found_page(request, user)
-    reader = services.store.open_reader(stored.object_key)
-    head = reader.read(DOWNLOAD_CHUNK)
-
-    def chunks() -> Iterator[bytes]:
-        try:
-            yield head
-            while block := reader.read(DOWNLOAD_CHUNK):
-                yield block
-        finally:
-            reader.close()
-
-    headers = {
-        "Content-Disposition": content_disposition(stored.file_name),
-        "X-Content-Type-Options": "nosniff",
-        "Cache-Control": "private, no-store",
-    }
-    return StreamingResponse(chunks(), media_type=media_type_of(head), headers=headers)
+    response = original_response(services.store, uploads)
+    return response if response is not None else not_found_page(request, user)

@@ -7,6 +7,7 @@ import re
 import uuid
 from collections.abc import Collection
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -14,8 +15,9 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from storage import result_changes  # noqa: F401  (numbers every change of a result)
 from storage.db import locked
-from storage.models import Company, Result, Upload
+from storage.models import Company, Result, TransactionConfirmation, Upload
 
 Content = tuple[uuid.UUID, str]  # company, sha256
 Booking = tuple[uuid.UUID, str, str]  # company, sha256, result type
@@ -191,3 +193,40 @@ def possible_duplicates(session: Session, result: Result, limit: int = 20) -> li
         .limit(limit)
     )
     return list(session.scalars(statement))
+
+
+# --- the results API -------------------------------------------------------------------
+
+
+def changed_results(
+    session: Session,
+    company_id: uuid.UUID,
+    after: int,
+    limit: int,
+    *,
+    result_type: str | None = None,
+    since: datetime | None = None,
+) -> list[Result]:
+    """The company's results whose last change is numbered after `after`, deleted ones
+    too, in change order (storage/result_changes.py)."""
+    statement = select(Result).where(Result.company_id == company_id, Result.change_seq > after)
+    if result_type is not None:
+        statement = statement.where(Result.type == result_type)
+    if since is not None:
+        statement = statement.where(Result.updated_at >= since)
+    return list(session.scalars(statement.order_by(Result.change_seq).limit(limit)))
+
+
+def confirmed_positions(
+    session: Session, result_ids: Collection[uuid.UUID]
+) -> dict[uuid.UUID, frozenset[int]]:
+    """The confirmed transactions of these bank statements, by position."""
+    if not result_ids:
+        return {}
+    statement = select(TransactionConfirmation.result_id, TransactionConfirmation.position).where(
+        TransactionConfirmation.result_id.in_(list(result_ids))
+    )
+    found: dict[uuid.UUID, set[int]] = {}
+    for result_id, position in session.execute(statement):
+        found.setdefault(result_id, set()).add(position)
+    return {result_id: frozenset(positions) for result_id, positions in found.items()}

@@ -20,6 +20,7 @@ from storage.db import locked
 from storage.errors import DomainError, ValidationFailed
 from storage.models import Batch, Result, TransactionConfirmation, Upload, User, utcnow
 from storage.repositories.uploads import record_move
+from storage.result_changes import note_confirmed
 from storage.states import UploadStatus
 
 
@@ -99,7 +100,10 @@ def confirm_transactions(
         .on_conflict_do_nothing(index_elements=["result_id", "position"])
         .returning(TransactionConfirmation.position)
     )
-    return sorted(session.scalars(statement))
+    confirmed = sorted(session.scalars(statement))
+    if confirmed:
+        note_confirmed(session, result)
+    return confirmed
 
 
 # --- deleting a result -----------------------------------------------------------------

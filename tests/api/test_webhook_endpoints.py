@@ -102,7 +102,14 @@ def test_openapi_describes_the_endpoints_and_the_events(client: TestClient) -> N
     assert {"post", "get"} <= set(document["paths"][ENDPOINTS])
     assert "delete" in document["paths"][ENDPOINTS + "/{endpoint_id}"]
     hooks = document["webhooks"]
-    assert set(hooks) == {"upload.completed", "upload.failed", "upload.deleted", "batch.completed"}
+    assert set(hooks) == {
+        "upload.completed",
+        "upload.failed",
+        "upload.deleted",
+        "batch.completed",
+        "result.confirmed",
+        "result.deleted",
+    }
     body = hooks["batch.completed"]["post"]["requestBody"]["content"]["application/json"]
     event = document["components"]["schemas"][body["schema"]["$ref"].rsplit("/", 1)[1]]
     # The very component the GET endpoint answers with.
