@@ -105,13 +105,13 @@ def list_results(
         session, company_id, after, limit + 1, result_type=type, since=since
     )
     page = found[:limit]
-    confirmed = result_repo.confirmed_positions(
+    confirmed = result_repo.confirmations_of(
         session, [r.id for r in page if r.type == "bank_statement"]
     )
     base_url = services.settings.public_base_url
     body: dict[str, Any] = {
         "items": [
-            change_entry(r, confirmed.get(r.id, frozenset()), base_url, version) for r in page
+            change_entry(r, frozenset(confirmed.get(r.id, {})), base_url, version) for r in page
         ],
         "nextCursor": cursor_of(page[-1].change_seq if page else after),
         "hasMore": len(found) > limit,
@@ -141,7 +141,7 @@ def get_result(
     result = web_results.live_result(session, company_id, _result_id(result_id))
     if result is None:
         raise errors.NotFound("result not found")
-    confirmed = result_repo.confirmed_positions(session, [result.id]).get(result.id, frozenset())
+    confirmed = frozenset(result_repo.confirmations_of(session, [result.id]).get(result.id, {}))
     body = result_body(result, confirmed, services.settings.public_base_url, version)
     return json_answer(request, body, version)
 

@@ -32,6 +32,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Session
 
 from storage.models import Batch, Result, StatusChange, Upload
+from storage.repositories.results import confirmations_of
 from storage.states import UploadStatus
 
 Kind = Literal["text", "int", "uuid", "ts", "list"]
@@ -301,3 +302,52 @@ def batches_in(session: Session, partition: Partition) -> pl.DataFrame:
         .order_by(Batch.created_at, Batch.id)
     )
     return _frame(codec, BATCH_COLUMNS, session.connection().execute(statement).all())
+
+
+# --- what was read: the result tables ----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StoredResult:
+    id: uuid.UUID
+    type: str
+    data: dict[str, Any]
+    created_at: datetime
+    updated_at: datetime
+    confirmed_at: dict[int, datetime]
+    """A statement's confirmed transactions: when, by position."""
+
+
+def changed_result_partitions(session: Session, since: datetime | None) -> set[Partition]:
+    """Company/day partitions of the results made, deleted or confirmed after `since`
+    (all when None); `updated_at` is set at every change (storage/result_changes.py)."""
+    statement = select(Result.company_id, _utc_day(session, Result.created_at)).distinct()
+    if since is not None:
+        statement = statement.where(Result.updated_at > since)
+    return _partitions(session, statement)
+
+
+def results_in(
+    session: Session, partition: Partition, chunk_rows: int
+) -> Iterator[list[StoredResult]]:
+    """The live results of a partition in the order they were made, in chunks."""
+    statement = (
+        select(Result)
+        .where(*_in_partition(Result.created_at, Result.company_id, partition))
+        .where(Result.deleted_at.is_(None))
+        .order_by(Result.created_at, Result.id)
+        .execution_options(yield_per=chunk_rows)
+    )
+    for rows in session.scalars(statement).partitions(chunk_rows):
+        confirmed = confirmations_of(session, [r.id for r in rows if r.type == "bank_statement"])
+        yield [
+            StoredResult(
+                r.id,
+                r.type,
+                r.data,
+                r.created_at,
+                r.updated_at or r.created_at,
+                confirmed.get(r.id, {}),
+            )
+            for r in rows
+        ]

@@ -217,16 +217,18 @@ def changed_results(
     return list(session.scalars(statement.order_by(Result.change_seq).limit(limit)))
 
 
-def confirmed_positions(
+def confirmations_of(
     session: Session, result_ids: Collection[uuid.UUID]
-) -> dict[uuid.UUID, frozenset[int]]:
-    """The confirmed transactions of these bank statements, by position."""
+) -> dict[uuid.UUID, dict[int, datetime]]:
+    """The confirmed transactions of these bank statements: when, by position."""
     if not result_ids:
         return {}
-    statement = select(TransactionConfirmation.result_id, TransactionConfirmation.position).where(
-        TransactionConfirmation.result_id.in_(list(result_ids))
-    )
-    found: dict[uuid.UUID, set[int]] = {}
-    for result_id, position in session.execute(statement):
-        found.setdefault(result_id, set()).add(position)
-    return {result_id: frozenset(positions) for result_id, positions in found.items()}
+    statement = select(
+        TransactionConfirmation.result_id,
+        TransactionConfirmation.position,
+        TransactionConfirmation.confirmed_at,
+    ).where(TransactionConfirmation.result_id.in_(list(result_ids)))
+    found: dict[uuid.UUID, dict[int, datetime]] = {}
+    for result_id, position, at in session.execute(statement):
+        found.setdefault(result_id, {})[position] = at
+    return found

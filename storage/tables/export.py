@@ -32,9 +32,11 @@ from storage.repositories.exports import Partition
 from storage.settings import Settings
 from storage.tables import frames
 from storage.tables.parquet import write_partition
+from storage.tables.result_frames import ResultRows
 from storage.tables.schemas import (
     BATCHES,
     FAILURE_CODES,
+    RESULT_TABLES,
     RESULTS_BY_TYPE,
     STATUS_HISTORY,
     UPLOADS,
@@ -53,6 +55,8 @@ CHUNK_ROWS = 20_000
 # posting batch after batch made every batch rewrite a day growing to 20,000 uploads:
 # docs/tables.md).
 UPLOADS_PER_BATCH_FILE = 20
+# Results per read of the result tables: their JSON is read and typed in Python.
+RESULT_CHUNK = 500
 SMALL_PARTITION_UPLOADS = 200
 
 
@@ -65,6 +69,7 @@ class ExportRun:
     batch_id: uuid.UUID | None = None
     upload_partitions: int = 0
     batch_partitions: int = 0
+    result_partitions: int = 0
     left_to_the_schedule: int = 0
     rows: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
@@ -86,8 +91,9 @@ class ExportRun:
             else ""
         )
         return (
-            f"{scope}: {self.upload_partitions} upload and {self.batch_partitions} batch "
-            f"partitions ({counted or 'no rows'}) in {self.seconds:.1f} s{left}"
+            f"{scope}: {self.upload_partitions} upload, {self.batch_partitions} batch and "
+            f"{self.result_partitions} result partitions ({counted or 'no rows'}) "
+            f"in {self.seconds:.1f} s{left}"
         )
 
 
@@ -145,14 +151,31 @@ class Exporter:
         self._write(BATCHES, partition, [frames.batches_frame(batches)], run)
         run.batch_partitions += 1
 
+    def export_result_partition(self, partition: Partition, run: ExportRun) -> None:
+        """The five result tables of one partition. Its results are read in chunks but
+        their rows held until written: a company-day of results, not a whole table."""
+        rows = ResultRows()
+        with self.db.read_session() as session:
+            for chunk in repo.results_in(session, partition, RESULT_CHUNK):
+                rows.add(chunk)
+        for table in RESULT_TABLES:
+            self._write(table, partition, [rows.frame(table)], run)
+        run.result_partitions += 1
+
     def export_partitions(
-        self, uploads: Iterable[Partition], batches: Iterable[Partition], run: ExportRun
+        self,
+        uploads: Iterable[Partition],
+        batches: Iterable[Partition],
+        run: ExportRun,
+        results: Iterable[Partition] = (),
     ) -> ExportRun:
         started = time.perf_counter()
         for partition in sorted(uploads):
             self.export_upload_partition(partition, run)
         for partition in sorted(batches):
             self.export_batch_partition(partition, run)
+        for partition in sorted(results):
+            self.export_result_partition(partition, run)
         run.seconds += time.perf_counter() - started
         return run
 
@@ -169,7 +192,8 @@ class Exporter:
         with self.db.read_session() as session:
             uploads = repo.changed_upload_partitions(session, since)
             batches = repo.changed_batch_partitions(session, since)
-        self.export_partitions(uploads, batches, run)
+            results = repo.changed_result_partitions(session, since)
+        self.export_partitions(uploads, batches, run, results)
         save_state(self.store, ExportState(started_at, current, utcnow()))
         return run
 

@@ -176,7 +176,138 @@ FAILURE_CODES = TableSchema(
     ),
 )
 
-ALL_TABLES = (UPLOADS, STATUS_HISTORY, BATCHES, RESULTS_BY_TYPE, FAILURE_CODES)
+# What was read (issue 39), partitioned by the result's company and creation day: one
+# row per live result or per item of one; the items join their result on `result_id`.
+AMOUNT = pl.Decimal(38, 6)
+RESULT_PARTITION = "Partition: the result's company and the day it was made (UTC)."
+
+
+def _item_of(what: str) -> tuple[Column, ...]:
+    return (
+        _col("result_id", pl.String(), f"the {what}'s result (uuid)"),
+        _col("position", pl.Int32(), f"index in the {what}'s list, from 0"),
+    )
+
+
+INVOICES = TableSchema(
+    "invoices",
+    1,
+    f"One row per live invoice result. {RESULT_PARTITION}",
+    (
+        _col("result_id", pl.String(), "result id (uuid)"),
+        _col("direction", pl.String(), "supplier_invoice (received) or customer_invoice (issued)"),
+        _col("invoice_type", pl.String(), "invoice, credit_note or corrected_invoice"),
+        _col("number", pl.String(), "invoice number (BT-1)", True),
+        _col("issue_date", pl.Date(), "issue date (BT-2)", True),
+        _col("due_date", pl.Date(), "payment due date (BT-9)", True),
+        _col("currency", pl.String(), "invoice currency (BT-5)", True),
+        _col("seller_name", pl.String(), "seller name (BT-27)", True),
+        _col("seller_vat_id", pl.String(), "seller VAT identifier (BT-31)", True),
+        _col("buyer_name", pl.String(), "buyer name (BT-44)", True),
+        _col("buyer_vat_id", pl.String(), "buyer VAT identifier (BT-48)", True),
+        _col("net", AMOUNT, "total without VAT (BT-109)", True),
+        _col("vat", AMOUNT, "VAT total (BT-110)", True),
+        _col("gross", AMOUNT, "total with VAT (BT-112)", True),
+        _col("amount_due", AMOUNT, "amount due for payment (BT-115)", True),
+        _col("read_from", pl.String(), "e_invoice (XML) or pdf_text"),
+        _col("einvoice_valid", pl.Boolean(), "an e-invoice's validation passed; null else", True),
+        _col("failing_findings", pl.Int32(), "findings of level fatal or error"),
+        _col("needs_review", pl.Boolean(), "a PDF's text read needs review; null else", True),
+        _col("lines", pl.Int32(), "invoice lines (BG-25)"),
+        _col("created_at", UTC_MICROS, "when the result was made"),
+        _col("updated_at", UTC_MICROS, "its last change"),
+    ),
+)
+
+INVOICE_LINES = TableSchema(
+    "invoice_lines",
+    1,
+    f"One row per line (BG-25) of a live invoice result. {RESULT_PARTITION}",
+    (
+        *_item_of("invoice"),
+        _col("line_id", pl.String(), "line identifier (BT-126)", True),
+        _col("name", pl.String(), "item name (BT-153)", True),
+        _col("description", pl.String(), "item description (BT-154)", True),
+        _col("quantity", AMOUNT, "invoiced quantity (BT-129)", True),
+        _col("unit_code", pl.String(), "unit of measure (BT-130)", True),
+        _col("net_unit_price", AMOUNT, "item net price (BT-146)", True),
+        _col("net_amount", AMOUNT, "line net amount (BT-131)", True),
+        _col("vat_category_code", pl.String(), "VAT category (BT-151)", True),
+        _col("vat_rate", AMOUNT, "VAT rate in percent (BT-152)", True),
+    ),
+)
+
+INVOICE_FINDINGS = TableSchema(
+    "invoice_findings",
+    1,
+    f"One row per validation finding of a live e-invoice result. {RESULT_PARTITION}",
+    (
+        *_item_of("invoice"),
+        _col("rule_id", pl.String(), "the rule (BR-CO-10, PEPPOL-EN16931-R001, ...)"),
+        _col("level", pl.String(), "fatal, error, warning or information"),
+        _col("fails", pl.Boolean(), "level fatal or error: the invoice is not valid"),
+        _col("text", pl.String(), "the validator's message"),
+        _col("location", pl.String(), "where in the XML", True),
+        _col("stage", pl.String(), "which artefact reported it (xsd:..., schematron:...)"),
+        _col("business_terms", pl.List(pl.String()), "EN 16931 terms it concerns (BT-/BG-)"),
+    ),
+)
+
+BANK_TRANSACTIONS = TableSchema(
+    "bank_transactions",
+    1,
+    f"One row per transaction of a live bank statement result. {RESULT_PARTITION}",
+    (
+        *_item_of("statement"),
+        _col("account_iban", pl.String(), "the statement's account", True),
+        _col("statement_number", pl.String(), "the statement's number", True),
+        _col("booking_date", pl.Date(), "booking date", True),
+        _col("value_date", pl.Date(), "value date", True),
+        _col("amount", AMOUNT, "amount; negative for a debit"),
+        _col("currency", pl.String(), "currency", True),
+        _col("counterparty_name", pl.String(), "the other side's name", True),
+        _col("counterparty_iban", pl.String(), "the other side's IBAN", True),
+        _col("purpose", pl.String(), "purpose / remittance text"),
+        _col("confirmed", pl.Boolean(), "confirmed in the web application"),
+        _col("confirmed_at", UTC_MICROS, "when it was confirmed", True),
+    ),
+)
+
+PAYMENT_TRANSFERS = TableSchema(
+    "payment_transfers",
+    1,
+    f"One row per payment of a live payment file result. {RESULT_PARTITION}",
+    (
+        *_item_of("payment file"),
+        _col("kind", pl.String(), "credit_transfer (pain.001) or direct_debit (pain.008)"),
+        _col("message_id", pl.String(), "the file's message id", True),
+        _col("payment_info_id", pl.String(), "its payment group (PmtInfId)", True),
+        _col(
+            "requested_date", pl.String(), "execution / collection date as the file states it", True
+        ),
+        _col("end_to_end_id", pl.String(), "end-to-end id", True),
+        _col("amount", AMOUNT, "amount; null when the file's text is not a number", True),
+        _col("currency", pl.String(), "currency", True),
+        _col("name", pl.String(), "counterparty: creditor (pain.001) or debtor (pain.008)", True),
+        _col("iban", pl.String(), "counterparty IBAN", True),
+        _col("bic", pl.String(), "counterparty BIC", True),
+        _col("remittance_information", pl.String(), "remittance information", True),
+        _col("mandate_id", pl.String(), "direct debit mandate", True),
+        _col("own_name", pl.String(), "the initiating side's name", True),
+        _col("own_iban", pl.String(), "the initiating side's IBAN", True),
+    ),
+)
+
+RESULT_TABLES = (INVOICES, INVOICE_LINES, INVOICE_FINDINGS, BANK_TRANSACTIONS, PAYMENT_TRANSFERS)
+
+ALL_TABLES = (
+    UPLOADS,
+    STATUS_HISTORY,
+    BATCHES,
+    RESULTS_BY_TYPE,
+    FAILURE_CODES,
+    *RESULT_TABLES,
+)
 # Tables partitioned by the uploads' company and creation day, written together.
 UPLOAD_TABLES = (UPLOADS, STATUS_HISTORY, RESULTS_BY_TYPE, FAILURE_CODES)
 
