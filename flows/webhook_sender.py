@@ -24,19 +24,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from flows.wakeup import NewsWatch
-from flows.webhook_http import (
-    DeliveryFailed,
-    TargetPolicy,
-    TargetRefused,
-    post,
-    resolve,
-    signed_headers,
-)
+from flows.webhook_http import DeliveryFailed, TargetPolicy, TargetRefused, send, signed_headers
 from storage.db import Database
 from storage.models import utcnow
 from storage.repositories import webhooks as webhook_repo
-from storage.repositories.webhooks import ClaimedDelivery
+from storage.repositories.webhooks import ClaimedDelivery, InFlightCaps
 from storage.resources import with_base_url
+from storage.secret_box import SecretBox, SecretUnreadable
 from storage.settings import Settings
 from storage.work_news import WEBHOOK
 
@@ -49,6 +43,18 @@ POLL_SECONDS = 0.2
 # Prefect's.
 ANNOUNCED_POLL_SECONDS = 2.0
 MAX_BACKOFF_SECONDS = 10.0
+# A claim outlives its attempt (one deadline for all of it, flows/webhook_http.py) by this
+# much, the time to book the outcome: a busy database commits in well under a second.
+BOOKING_SECONDS = 20.0
+
+
+def lease_for(timeout: float) -> timedelta:
+    """How long a claim holds a delivery: longer than the attempt may take, so no other
+    sender starts it again while it is on the wire."""
+    lease = timedelta(seconds=timeout + BOOKING_SECONDS)
+    if lease.total_seconds() <= timeout:
+        raise ValueError(f"a lease of {lease} does not outlast an attempt of {timeout} s")
+    return lease
 
 
 @dataclass(frozen=True)
@@ -99,8 +105,11 @@ class WebhookSender:
         self.policy = TargetPolicy.from_settings(settings)
         self.schedule = RetrySchedule.from_settings(settings)
         self.timeout = settings.webhook_timeout_seconds
-        # A claim outlives one attempt (resolving plus the timeout) with room to book it.
-        self.lease = timedelta(seconds=3 * self.timeout + 5)
+        self.lease = lease_for(self.timeout)
+        self.caps = InFlightCaps(
+            settings.webhook_endpoint_concurrency, settings.webhook_company_concurrency
+        )
+        self.box = SecretBox.for_webhooks(settings)
         self.tls = tls
         self.stop = threading.Event()
 
@@ -137,10 +146,10 @@ class WebhookSender:
         now = utcnow()
         # A read first: on SQLite a claim takes the database's write lock.
         with self.db.standalone_reads() as session:
-            if not webhook_repo.has_due(session, now):
+            if not webhook_repo.has_due(session, now, self.caps):
                 return []
         with self.db.session() as session:
-            claimed = webhook_repo.claim_due(session, now, limit, self.lease)
+            claimed = webhook_repo.claim_due(session, now, limit, self.lease, self.caps)
             session.commit()
         return claimed
 
@@ -166,13 +175,13 @@ class WebhookSender:
 
     def _send(self, claimed: ClaimedDelivery) -> tuple[int | None, str | None]:
         body = event_body(claimed, self.settings.public_base_url)
-        headers = signed_headers(claimed.secret, claimed.message_id, int(time.time()), body)
         try:
-            target = resolve(claimed.url, self.policy)
-            return post(target, headers, body, self.timeout, self.tls), None
+            secrets = [self.box.open(sealed) for sealed in claimed.sealed_secrets]
+            headers = signed_headers(secrets, claimed.message_id, int(time.time()), body)
+            return send(claimed.url, self.policy, headers, body, self.timeout, self.tls), None
         except TargetRefused as refused:
             return None, f"refused: {refused}"
-        except DeliveryFailed as failed:
+        except (DeliveryFailed, SecretUnreadable) as failed:
             return None, str(failed)
         except Exception as exc:  # a bug must not stop the sender nor lose the delivery
             log.exception("webhook %s: unexpected error", claimed.message_id)

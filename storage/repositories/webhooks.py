@@ -4,6 +4,13 @@ Claims are atomic like the pipeline's (storage/repositories/work.py): `FOR UPDAT
 LOCKED` on Postgres, the database write lock on SQLite, so any number of senders share
 the outbox. A delivery is claimed by moving its `next_attempt_at` a lease ahead; a
 sender that dies mid-delivery leaves it to be claimed again when the lease ends.
+
+Claims go in turns: the company with the fewest attempts in flight first, and never more
+than a cap in flight per endpoint and per company (`InFlightCaps`), so one company's
+backlog to an endpoint that never answers cannot hold every sender's slots.
+
+Secrets are stored sealed (storage/secret_box.py): a new one is shown to its caller
+once, and claims hand the sender sealed ones, which it opens only to sign.
 """
 
 from __future__ import annotations
@@ -14,17 +21,26 @@ import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import ColumnElement, Select, bindparam, exists, func, select, update
 from sqlalchemy.orm import Session, aliased
 
+from storage import errors
 from storage.db import locked
-from storage.models import UTCDateTime, utcnow
+from storage.models import Company, UTCDateTime, utcnow
+from storage.secret_box import SecretBox
 from storage.webhook_models import WebhookDelivery, WebhookEndpoint
 
 SECRET_PREFIX = "whsec_"
 MAX_ERROR_LENGTH = 1000
+# Each event is multiplied by the company's endpoints: a bound on what one company can
+# make the outbox and the senders carry.
+MAX_ENDPOINTS_PER_COMPANY = 20
+# After a rotation the previous secret still signs (a second `v1,` signature) this long,
+# so receivers can switch over without losing an event (Standard Webhooks).
+PREVIOUS_SECRET_VALID = timedelta(hours=24)
 
 
 def new_secret() -> str:
@@ -40,14 +56,50 @@ def new_message_id() -> str:
 
 
 def create_endpoint(
-    session: Session, company_id: uuid.UUID, url: str, events: Sequence[str]
-) -> WebhookEndpoint:
+    session: Session, company_id: uuid.UUID, url: str, events: Sequence[str], box: SecretBox
+) -> tuple[WebhookEndpoint, str]:
+    """A new endpoint and its secret (stored sealed, in the clear only here);
+    `TooManyWebhookEndpoints` when the company has the most it may.
+    The company's row lock makes the count and the insert one step on Postgres (SQLite
+    writers hold the database's write lock anyway)."""
+    session.execute(locked(session, select(Company.id).where(Company.id == company_id)))
+    live = select(func.count()).where(
+        WebhookEndpoint.company_id == company_id, WebhookEndpoint.deleted_at.is_(None)
+    )
+    if (session.scalar(live) or 0) >= MAX_ENDPOINTS_PER_COMPANY:
+        raise errors.TooManyWebhookEndpoints(
+            f"a company may have at most {MAX_ENDPOINTS_PER_COMPANY} webhook endpoints;"
+            " delete one first"
+        )
+    secret = new_secret()
     endpoint = WebhookEndpoint(
-        company_id=company_id, url=url, events=list(events), secret=new_secret()
+        company_id=company_id, url=url, events=list(events), sealed_secret=box.seal(secret)
     )
     session.add(endpoint)
     session.flush()
-    return endpoint
+    return endpoint, secret
+
+
+def rotate_secret(
+    session: Session, company_id: uuid.UUID, endpoint_id: uuid.UUID, box: SecretBox
+) -> tuple[WebhookEndpoint, str] | None:
+    """A new secret, which signs from now on; the current one keeps signing beside it for
+    `PREVIOUS_SECRET_VALID` (a secret rotated out before is dropped). None when the
+    company has no such live endpoint."""
+    statement = select(WebhookEndpoint).where(
+        WebhookEndpoint.id == endpoint_id,
+        WebhookEndpoint.company_id == company_id,
+        WebhookEndpoint.deleted_at.is_(None),
+    )
+    endpoint = session.scalars(locked(session, statement)).one_or_none()
+    if endpoint is None:
+        return None
+    secret = new_secret()
+    endpoint.sealed_previous_secret = endpoint.sealed_secret
+    endpoint.previous_secret_until = utcnow() + PREVIOUS_SECRET_VALID
+    endpoint.sealed_secret = box.seal(secret)
+    session.flush()
+    return endpoint, secret
 
 
 def live_endpoints(session: Session, company_id: uuid.UUID) -> list[WebhookEndpoint]:
@@ -123,16 +175,31 @@ class ClaimedDelivery:
     id: int
     message_id: str
     url: str
-    secret: str
+    # The secrets that sign it, sealed: the current one, then a rotated one still valid.
+    sealed_secrets: tuple[str, ...]
     payload: dict[str, Any]
     attempts: int  # including this one
 
 
-def _due(now: datetime | ColumnElement[datetime], limit: int) -> Select[tuple[int]]:
-    """Due deliveries to live endpoints, oldest due first. A delivery waits while an
-    earlier one of the same subject to the same endpoint is pending: one upload's
-    events arrive in the order of its states."""
-    delivery = WebhookDelivery
+@dataclass(frozen=True)
+class InFlightCaps:
+    """How many attempts may be in flight at once, over all senders, to one endpoint and
+    for one company. Two senders claiming at the same moment may each fill a cap (each
+    sees the other's claims only once committed)."""
+
+    endpoint: int
+    company: int
+
+
+def _due(
+    now: datetime | ColumnElement[datetime], limit: int, caps: InFlightCaps
+) -> Select[tuple[int]]:
+    """Due deliveries to live endpoints, in turns: first those of the companies with the
+    fewest attempts in flight, oldest due first within a company; none that would take an
+    endpoint or a company over its cap. A delivery waits while an earlier one of the same
+    subject to the same endpoint is pending: one upload's events arrive in the order of
+    its states."""
+    delivery, endpoint = WebhookDelivery, WebhookEndpoint
     earlier = aliased(WebhookDelivery)
     blocked = exists().where(
         earlier.endpoint_id == delivery.endpoint_id,
@@ -140,53 +207,115 @@ def _due(now: datetime | ColumnElement[datetime], limit: int) -> Select[tuple[in
         earlier.id < delivery.id,
         earlier.next_attempt_at.is_not(None),
     )
-    live = select(WebhookEndpoint.id).where(WebhookEndpoint.deleted_at.is_(None))
+    held = aliased(WebhookDelivery)
+    held_endpoint = aliased(WebhookEndpoint)
+    per_endpoint = (
+        select(held.endpoint_id, func.count().label("n"))
+        .where(held.leased_until > now)
+        .group_by(held.endpoint_id)
+        .subquery()
+    )
+    per_company = (
+        select(held_endpoint.company_id, func.count().label("n"))
+        .join(held, held.endpoint_id == held_endpoint.id)
+        .where(held.leased_until > now)
+        .group_by(held_endpoint.company_id)
+        .subquery()
+    )
+    oldest_first = (delivery.next_attempt_at, delivery.id)
+    candidates = (
+        select(
+            delivery.id,
+            delivery.next_attempt_at,
+            endpoint.company_id,
+            (
+                func.row_number().over(partition_by=delivery.endpoint_id, order_by=oldest_first)
+                + func.coalesce(per_endpoint.c.n, 0)
+            ).label("endpoint_load"),
+            func.coalesce(per_company.c.n, 0).label("company_held"),
+        )
+        .join(endpoint, endpoint.id == delivery.endpoint_id)
+        .outerjoin(per_endpoint, per_endpoint.c.endpoint_id == delivery.endpoint_id)
+        .outerjoin(per_company, per_company.c.company_id == endpoint.company_id)
+        .where(delivery.next_attempt_at <= now, endpoint.deleted_at.is_(None), ~blocked)
+        .subquery()
+    )
+    turns = (
+        select(
+            candidates.c.id,
+            candidates.c.next_attempt_at,
+            (
+                func.row_number().over(
+                    partition_by=candidates.c.company_id,
+                    order_by=(candidates.c.next_attempt_at, candidates.c.id),
+                )
+                + candidates.c.company_held
+            ).label("turn"),
+        )
+        .where(candidates.c.endpoint_load <= caps.endpoint)
+        .subquery()
+    )
     return (
-        select(delivery.id)
-        .where(delivery.next_attempt_at <= now, delivery.endpoint_id.in_(live), ~blocked)
-        .order_by(delivery.next_attempt_at, delivery.id)
+        select(turns.c.id)
+        .where(turns.c.turn <= caps.company)
+        .order_by(turns.c.turn, turns.c.next_attempt_at, turns.c.id)
         .limit(limit)
     )
 
 
-def has_due(session: Session, now: datetime) -> bool:
+def has_due(session: Session, now: datetime, caps: InFlightCaps) -> bool:
     """Whether a claim would find anything: a read, cheaper than a claim's write."""
-    return session.scalars(_ANY_DUE, {"now": now}).first() is not None
+    return session.scalars(_any_due(caps), {"now": now}).first() is not None
 
 
-# Built once: the sender asks five times a second.
-_ANY_DUE = _due(bindparam("now", type_=UTCDateTime()), 1)
+@lru_cache(maxsize=8)
+def _any_due(caps: InFlightCaps) -> Select[tuple[int]]:
+    """Built once per caps: the sender asks at every poll."""
+    return _due(bindparam("now", type_=UTCDateTime()), 1, caps)
 
 
 def claim_due(
-    session: Session, now: datetime, limit: int, lease: timedelta
+    session: Session, now: datetime, limit: int, lease: timedelta, caps: InFlightCaps
 ) -> list[ClaimedDelivery]:
-    """Up to `limit` due deliveries (see `_due`), each moved a lease ahead and counted
-    as an attempt."""
+    """Up to `limit` due deliveries (see `_due`), each moved a lease ahead, held until
+    then, and counted as an attempt."""
     delivery = WebhookDelivery
-    statement = select(delivery).where(delivery.id.in_(_due(now, limit))).order_by(delivery.id)
+    statement = (
+        select(delivery).where(delivery.id.in_(_due(now, limit, caps))).order_by(delivery.id)
+    )
     claimed = list(session.scalars(locked(session, statement, skip_locked=True)))
     if not claimed:
         return []
-    targets = _targets(session, {row.endpoint_id for row in claimed})
+    secrets_of = _sealed_secrets(session, {row.endpoint_id for row in claimed}, now)
     for row in claimed:
         row.attempts += 1
-        row.next_attempt_at = now + lease
+        row.next_attempt_at = row.leased_until = now + lease
         row.last_attempt_at = now
     session.flush()
     return [
         ClaimedDelivery(
-            row.id, row.message_id, *targets[row.endpoint_id], row.payload, row.attempts
+            row.id, row.message_id, *secrets_of[row.endpoint_id], row.payload, row.attempts
         )
         for row in claimed
     ]
 
 
-def _targets(session: Session, endpoint_ids: set[uuid.UUID]) -> dict[uuid.UUID, tuple[str, str]]:
-    statement = select(WebhookEndpoint.id, WebhookEndpoint.url, WebhookEndpoint.secret).where(
-        WebhookEndpoint.id.in_(endpoint_ids)
-    )
-    return {endpoint_id: (url, secret) for endpoint_id, url, secret in session.execute(statement)}
+def _sealed_secrets(
+    session: Session, endpoint_ids: set[uuid.UUID], now: datetime
+) -> dict[uuid.UUID, tuple[str, tuple[str, ...]]]:
+    """Each endpoint's URL and the sealed secrets that sign for it now."""
+    statement = select(WebhookEndpoint).where(WebhookEndpoint.id.in_(endpoint_ids))
+    return {
+        endpoint.id: (endpoint.url, signing_secrets(endpoint, now))
+        for endpoint in session.scalars(statement)
+    }
+
+
+def signing_secrets(endpoint: WebhookEndpoint, now: datetime) -> tuple[str, ...]:
+    previous, until = endpoint.sealed_previous_secret, endpoint.previous_secret_until
+    if previous is not None and until is not None and until > now:
+        return (endpoint.sealed_secret, previous)
+    return (endpoint.sealed_secret,)
 
 
 def record_delivered(session: Session, delivery_id: int, status_code: int, now: datetime) -> None:
@@ -196,6 +325,7 @@ def record_delivered(session: Session, delivery_id: int, status_code: int, now: 
         .values(
             delivered_at=now,
             next_attempt_at=None,
+            leased_until=None,
             last_status_code=status_code,
             last_error=None,
         )
@@ -216,6 +346,7 @@ def record_failed(
         .where(WebhookDelivery.id == delivery_id, WebhookDelivery.delivered_at.is_(None))
         .values(
             next_attempt_at=retry_at,
+            leased_until=None,
             gave_up_at=now if retry_at is None else None,
             last_status_code=status_code,
             last_error=error[:MAX_ERROR_LENGTH],

@@ -19,6 +19,7 @@ from storage.repositories import uploads as upload_repo
 from storage.repositories import web_results
 from storage.repositories import webhooks as webhook_repo
 from storage.repositories import work as work_repo
+from storage.secret_box import SecretBox
 from storage.states import UploadStatus
 from storage.webhook_models import WebhookDelivery
 from storage.work_news import WEBHOOK
@@ -26,13 +27,15 @@ from tests.conftest import Tenant
 
 OWNER = "outbox-test"
 LEASE = timedelta(minutes=1)
+BOX = SecretBox("test-key", b"test")
+CAPS = webhook_repo.InFlightCaps(100, 100)
 ALL_EVENTS = ["upload.completed", "upload.failed", "upload.deleted", "batch.completed"]
 
 
 def _endpoint(db: Database, company_id: uuid.UUID, events: list[str] | None = None) -> uuid.UUID:
     with db.session() as session:
-        endpoint = webhook_repo.create_endpoint(
-            session, company_id, "http://127.0.0.1:9/hook", events or ALL_EVENTS
+        endpoint, _ = webhook_repo.create_endpoint(
+            session, company_id, "http://127.0.0.1:9/hook", events or ALL_EVENTS, BOX
         )
         session.commit()
     return endpoint.id
@@ -237,7 +240,7 @@ def test_a_refused_archive_fails_its_batch_with_an_event(
 
 def _claim_all(db: Database) -> list[webhook_repo.ClaimedDelivery]:
     with db.session() as session:
-        claimed = webhook_repo.claim_due(session, utcnow(), 100, LEASE)
+        claimed = webhook_repo.claim_due(session, utcnow(), 100, LEASE, CAPS)
         session.commit()
     return claimed
 

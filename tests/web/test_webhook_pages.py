@@ -13,19 +13,22 @@ from storage.db import Database
 from storage.models import utcnow
 from storage.repositories import uploads as upload_repo
 from storage.repositories import webhooks as webhook_repo
+from storage.secret_box import SecretBox
 from storage.states import UploadStatus
 from storage.webhook_models import WebhookDelivery
 from tests.web.support import Account, seed_upload, session_csrf
 from tests.web.test_page_audit import audit
 
 PAGE = "/app/settings/webhooks"
+BOX = SecretBox("test-key", b"test")
+CAPS = webhook_repo.InFlightCaps(10, 10)
 SEND_AGAIN = f"{PAGE}/send-again"
 
 
 def _given_up_delivery(database: Database, company_id: uuid.UUID, url: str) -> str:
     """An endpoint with one delivery that was given up after a 500."""
     with database.session() as session:
-        webhook_repo.create_endpoint(session, company_id, url, ["upload.deleted"])
+        webhook_repo.create_endpoint(session, company_id, url, ["upload.deleted"], BOX)
         session.commit()
     upload_id = seed_upload(database, company_id, status="completed", result_type="invoice")
     with database.session() as session:
@@ -34,7 +37,7 @@ def _given_up_delivery(database: Database, company_id: uuid.UUID, url: str) -> s
         upload_repo.change_status(session, upload, UploadStatus.DELETED)
         session.commit()
     with database.session() as session:
-        (claim,) = webhook_repo.claim_due(session, utcnow(), 10, timedelta(minutes=1))
+        (claim,) = webhook_repo.claim_due(session, utcnow(), 10, timedelta(minutes=1), CAPS)
         webhook_repo.record_failed(session, claim.id, 500, "answered 500", utcnow(), None)
         session.commit()
     return claim.message_id
