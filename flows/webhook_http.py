@@ -279,11 +279,19 @@ def _connect(
         if target.scheme != "https":
             return raw
         context = tls or ssl.create_default_context()
-        wrapped = context.wrap_socket(
-            raw, server_hostname=target.host, do_handshake_on_connect=False
-        )
+        try:
+            wrapped = context.wrap_socket(
+                raw, server_hostname=target.host, do_handshake_on_connect=False
+            )
+        except BaseException:
+            raw.close()
+            raise
         watchdog.watch(wrapped)
-        wrapped.do_handshake()
+        try:
+            wrapped.do_handshake()
+        except BaseException:
+            wrapped.close()
+            raise
         return wrapped
     raise DeliveryFailed("cannot connect: " + "; ".join(problems))
 

@@ -28,7 +28,7 @@ from flows.webhook_http import DeliveryFailed, TargetPolicy, TargetRefused, send
 from storage.db import Database
 from storage.models import utcnow
 from storage.repositories import webhooks as webhook_repo
-from storage.repositories.webhooks import ClaimedDelivery, InFlightCaps
+from storage.repositories.webhook_claims import ClaimedDelivery, InFlightCaps, claim_due, has_due
 from storage.resources import with_base_url
 from storage.secret_box import SecretBox, SecretUnreadable
 from storage.settings import Settings
@@ -146,10 +146,10 @@ class WebhookSender:
         now = utcnow()
         # A read first: on SQLite a claim takes the database's write lock.
         with self.db.standalone_reads() as session:
-            if not webhook_repo.has_due(session, now, self.caps):
+            if not has_due(session, now, self.caps):
                 return []
         with self.db.session() as session:
-            claimed = webhook_repo.claim_due(session, now, limit, self.lease, self.caps)
+            claimed = claim_due(session, now, limit, self.lease, self.caps)
             session.commit()
         return claimed
 

@@ -29,7 +29,7 @@ from storage.models import Upload, utcnow
 from storage.objectstore import LocalDirStore
 from storage.repositories import uploads as upload_repo
 from storage.repositories import webhooks as webhook_repo
-from storage.repositories.webhooks import ClaimedDelivery
+from storage.repositories.webhook_claims import ClaimedDelivery
 from storage.secret_box import SecretBox
 from storage.settings import Environment, Settings
 from storage.states import UploadStatus

@@ -16,7 +16,7 @@ from storage import webhook_outbox
 from storage.db import Database
 from storage.models import Batch, Result, Upload, utcnow
 from storage.repositories import uploads as upload_repo
-from storage.repositories import web_results
+from storage.repositories import web_results, webhook_claims
 from storage.repositories import webhooks as webhook_repo
 from storage.repositories import work as work_repo
 from storage.secret_box import SecretBox
@@ -28,7 +28,7 @@ from tests.conftest import Tenant
 OWNER = "outbox-test"
 LEASE = timedelta(minutes=1)
 BOX = SecretBox("test-key", b"test")
-CAPS = webhook_repo.InFlightCaps(100, 100)
+CAPS = webhook_claims.InFlightCaps(100, 100)
 ALL_EVENTS = ["upload.completed", "upload.failed", "upload.deleted", "batch.completed"]
 
 
@@ -238,9 +238,9 @@ def test_a_refused_archive_fails_its_batch_with_an_event(
     assert delivery.payload["data"]["status"] == "failed"
 
 
-def _claim_all(db: Database) -> list[webhook_repo.ClaimedDelivery]:
+def _claim_all(db: Database) -> list[webhook_claims.ClaimedDelivery]:
     with db.session() as session:
-        claimed = webhook_repo.claim_due(session, utcnow(), 100, LEASE, CAPS)
+        claimed = webhook_claims.claim_due(session, utcnow(), 100, LEASE, CAPS)
         session.commit()
     return claimed
 

@@ -12,6 +12,7 @@ from sqlalchemy import select
 from storage.db import Database
 from storage.models import utcnow
 from storage.repositories import uploads as upload_repo
+from storage.repositories import webhook_claims
 from storage.repositories import webhooks as webhook_repo
 from storage.secret_box import SecretBox
 from storage.states import UploadStatus
@@ -21,7 +22,7 @@ from tests.web.test_page_audit import audit
 
 PAGE = "/app/settings/webhooks"
 BOX = SecretBox("test-key", b"test")
-CAPS = webhook_repo.InFlightCaps(10, 10)
+CAPS = webhook_claims.InFlightCaps(10, 10)
 SEND_AGAIN = f"{PAGE}/send-again"
 
 
@@ -37,7 +38,7 @@ def _given_up_delivery(database: Database, company_id: uuid.UUID, url: str) -> s
         upload_repo.change_status(session, upload, UploadStatus.DELETED)
         session.commit()
     with database.session() as session:
-        (claim,) = webhook_repo.claim_due(session, utcnow(), 10, timedelta(minutes=1), CAPS)
+        (claim,) = webhook_claims.claim_due(session, utcnow(), 10, timedelta(minutes=1), CAPS)
         webhook_repo.record_failed(session, claim.id, 500, "answered 500", utcnow(), None)
         session.commit()
     return claim.message_id
