@@ -41,6 +41,7 @@ def sender_process(engine: Engine, var_dir: Path) -> Iterator[subprocess.Popen[b
         "DOCINTAKE_DATABASE_URL": engine.url.render_as_string(hide_password=False),
         "DOCINTAKE_SECRET_KEY": SECRET_KEY,
         "DOCINTAKE_WEBHOOK_TIMEOUT_SECONDS": "2",
+        "DOCINTAKE_WEBHOOK_ENDPOINT_CONCURRENCY": str(EVENTS),  # all of them on the wire
         "DOCINTAKE_WEBHOOK_RETRY_BASE_SECONDS": "0.2",
         "DOCINTAKE_WEBHOOK_RETRY_MAX_SECONDS": "1",
     }
