@@ -259,7 +259,8 @@ EVENT_BODIES: dict[WebhookEvent, tuple[type[_Event], str]] = {
 DELIVERY_DESCRIPTION = """POSTed to each endpoint registered for the event, signed as the
 Standard Webhooks specification says: headers `webhook-id` (the same on every retry),
 `webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,` + base64 of the
-HMAC-SHA256 of `{id}.{timestamp}.{body}` under the base64-decoded secret after `whsec_`).
+HMAC-SHA256 of `{id}.{timestamp}.{body}` under the base64-decoded secret after `whsec_`;
+for 24 h after a secret rotation a second one under the previous secret, space-separated).
 Answer 2xx within 10 s; anything else is retried with the same `webhook-id` (first retry
 within 10 s, then doubling up to 1 h, for at least 24 h). One upload's events arrive in
 the order of its states. `data` is the resource exactly as the GET endpoint returns it at

@@ -99,7 +99,15 @@ def _due(
         .join(endpoint, endpoint.id == delivery.endpoint_id)
         .outerjoin(per_endpoint, per_endpoint.c.endpoint_id == delivery.endpoint_id)
         .outerjoin(per_company, per_company.c.company_id == endpoint.company_id)
-        .where(delivery.next_attempt_at <= now, endpoint.deleted_at.is_(None), ~blocked)
+        .where(
+            delivery.next_attempt_at <= now,
+            endpoint.deleted_at.is_(None),
+            # Full endpoints and companies out before the costlier checks: a backlog behind
+            # a full cap is what a claim meets most while an endpoint does not answer.
+            func.coalesce(per_endpoint.c.n, 0) < caps.endpoint,
+            func.coalesce(per_company.c.n, 0) < caps.company,
+            ~blocked,
+        )
         .subquery()
     )
     turns = (
