@@ -3,8 +3,8 @@ company's event: the sender claims in turns per company and holds at most a few
 attempts per endpoint (storage/repositories/webhook_claims.py). A real sender, a real
 receiver on loopback, a real black hole (connections never accepted), both backends.
 
-Oldest first over all companies, as before, the other company's event would have waited
-for the whole backlog: 300 attempts of 2 s over 16 slots, about 38 s."""
+Oldest first over all companies on 8 slots, as before, the other company's event waited
+for the whole backlog: 75.9 s (measured on SQLite, 2026-11-28)."""
 
 from __future__ import annotations
 
