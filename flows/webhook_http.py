@@ -109,9 +109,11 @@ ALWAYS_REFUSED = tuple(
         "168.63.129.16/32",
     )
 )
-# Prefixes whose addresses carry an IPv4 address in their last 32 bits, which a gateway
-# (NAT64) or a tunnel (6to4, IPv4-compatible) then reaches: `is_global` says nothing of it.
+# Its addresses carry an IPv4 address in their last 32 bits, which the gateway then
+# reaches: `is_global` says nothing of that one (nor for 6to4 and IPv4-compatible).
 NAT64 = ipaddress.ip_network("64:ff9b::/96")
+# Called global by Python 3.11, though only local networks route them: local-use NAT64
+# (RFC 8215) and the deprecated site-local prefix.
 NOT_GLOBAL_V6 = tuple(ipaddress.ip_network(n) for n in ("64:ff9b:1::/48", "fec0::/10"))
 
 

@@ -1,7 +1,9 @@
 """`docintake webhooks`: the process that works through the webhook outbox.
 
 It claims due deliveries from the database (atomically, so several senders share the
-outbox), makes one signed attempt each on a pool of threads, and books the answer: a
+outbox; in turns per company, within caps in flight per endpoint and per company),
+makes one signed attempt each on a pool of threads, all of an attempt within one
+deadline shorter than the claim's lease, and books the answer: a
 2xx delivers, anything else schedules the next try with the same `webhook-id`, until
 the retries span the configured window. It holds nothing but the claims in hand: a
 sender that dies mid-delivery leaves its claims to expire, and the next sender (this one
