@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import uuid
-from pathlib import Path
 
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import Connection, Engine, text
 
-from storage.db import make_engine
 from storage.migrate import alembic_config
 from storage.models import Base
 from storage.secret_box import SecretBox
@@ -23,29 +21,21 @@ def test_migrated_schema_matches_the_models(fresh_engine: Engine) -> None:
     assert differences == []
 
 
-def test_existing_webhook_secrets_are_sealed_by_the_migration(tmp_path: Path) -> None:
-    engine = make_engine(f"sqlite:///{tmp_path / 'before.db'}")
-    config = alembic_config(str(engine.url))
-    company_id, endpoint_id = uuid.uuid4(), uuid.uuid4()
+def test_existing_webhook_secrets_are_sealed_by_the_migration(fresh_engine: Engine) -> None:
+    """Back to 0006 (plain secrets), a row, forward: sealed; back again: plain."""
+    config = alembic_config(fresh_engine.url.render_as_string(hide_password=False))
     plain = "whsec_" + "A" * 43 + "="
-    try:
-        with engine.begin() as connection:
-            config.attributes["connection"] = connection
-            command.upgrade(config, "0006")
-            _insert_plain_endpoint(connection, company_id, endpoint_id, plain)
-            command.upgrade(config, "head")
-        with engine.connect() as connection:
-            (row,) = connection.execute(text("SELECT * FROM webhook_endpoints")).mappings()
+    with fresh_engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0006")
+        _insert_plain_endpoint(connection, uuid.uuid4(), uuid.uuid4(), plain)
+        command.upgrade(config, "head")
+        (row,) = connection.execute(text("SELECT * FROM webhook_endpoints")).mappings()
         assert "secret" not in row and plain[6:] not in str(dict(row))
         assert SecretBox.for_webhooks(get_settings()).open(row["sealed_secret"]) == plain
-        with engine.begin() as connection:  # and back
-            config.attributes["connection"] = connection
-            command.downgrade(config, "0006")
-            assert (
-                connection.execute(text("SELECT secret FROM webhook_endpoints")).scalar() == plain
-            )
-    finally:
-        engine.dispose()
+        command.downgrade(config, "0006")
+        assert connection.execute(text("SELECT secret FROM webhook_endpoints")).scalar() == plain
+        command.upgrade(config, "head")
 
 
 def _insert_plain_endpoint(
