@@ -31,6 +31,8 @@ class Settings(BaseSettings):
     # Empty means the embedded default: a SQLite file under var_dir.
     database_url: str = ""
     public_base_url: str = "http://127.0.0.1:8000"
+    # Signs web sessions and seals webhook secrets at rest (storage/secret_box.py):
+    # changing it makes the stored webhook secrets unreadable (docs/webhooks.md).
     secret_key: SecretStr = SecretStr("development-only-secret-key")
 
     # Object store: a local directory (embedded default) or an S3 endpoint.
@@ -105,8 +107,12 @@ class Settings(BaseSettings):
     webhook_retry_max_seconds: float = Field(default=3600.0, gt=0)
     webhook_retry_window_seconds: float = Field(default=86400.0, gt=0)
     webhook_allow_private_targets: bool = False
-    # Deliveries one `docintake webhooks` process has on the wire at once.
-    webhook_concurrency: int = Field(default=8, gt=0)
+    # Deliveries one `docintake webhooks` process has on the wire at once, and how many
+    # may be in flight (over all senders) to one endpoint and for one company: a company
+    # whose endpoint never answers holds at most its caps, the other slots stay free.
+    webhook_concurrency: int = Field(default=16, gt=0)
+    webhook_endpoint_concurrency: int = Field(default=4, gt=0)
+    webhook_company_concurrency: int = Field(default=8, gt=0)
 
     @property
     def max_request_bytes(self) -> int:
