@@ -1,6 +1,8 @@
 """How well plain PDF invoices are read, field by field (issue 36; docs/pdf_invoices.md,
-"Measurement"): the corpus's hybrids with their XML taken out, read as supplier
-invoices and compared with their XML.
+"Measurement"): per field, exact / wrong / missing and wrong values left unflagged, over
+the corpus's hybrids with their XML taken out, the generated tuning families, the
+generated held-out families (do not tune on them), and with --scans the stripped hybrids
+scanned at 200 dpi; then the boundary documents, invoices or not.
 
 Usage: PYTHONPATH=$PWD .venv/bin/python -m scripts.pdf_invoice_accuracy
            [--scans] [--json OUT.json] [--verbose]
@@ -22,20 +24,25 @@ if str(ROOT) not in sys.path:
 
 from tests.processors.pdf_accuracy import (  # noqa: E402
     FIELDS,
+    Classified,
     DocumentScore,
     Tally,
     Verdict,
-    measure_pdf,
+    boundary_summary,
 )
-from tests.processors.stripped_hybrids import corpus_stripped  # noqa: E402
-
-
-def corpus_tally() -> Tally:
-    return Tally([measure_pdf(s.name, s.pdf, s.expected) for s in corpus_stripped()])
-
+from tests.processors.pdf_accuracy_sets import (  # noqa: E402
+    boundary,
+    corpus_tally,
+    held_out_tally,
+    scans_tally,
+    tuning_tally,
+)
 
 SECTIONS: dict[str, tuple[str, Callable[[], Tally]]] = {
     "corpus": ("corpus hybrids, XML taken out (supplier_invoice)", corpus_tally),
+    "tuning": ("generated layouts, tuning families", tuning_tally),
+    "heldOut": ("generated layouts, HELD-OUT families (do not tune on them)", held_out_tally),
+    "scans": ("scan path: corpus hybrids stripped, rendered at 200 dpi, read by OCR", scans_tally),
 }
 
 
@@ -78,12 +85,26 @@ def print_misses(documents: Iterable[DocumentScore]) -> None:
             )
 
 
+def print_boundary(classified: list[Classified]) -> dict[str, object]:
+    summary = boundary_summary(classified)
+    print(
+        f"\nboundary documents (auto): invoices taken for invoices "
+        f"{summary['invoicesTaken']}/{summary['invoices']}, other documents taken for "
+        f"invoices {summary['othersTaken']}/{summary['others']}"
+    )
+    for wrong in summary["wrong"]:
+        print(f"    WRONG {wrong}")
+    return summary
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scans", action="store_true", help="add the OCR scan path (slow)")
     parser.add_argument("--json", type=Path, help="write the numbers to this file")
     parser.add_argument("--verbose", action="store_true", help="list every miss")
-    parser.add_argument("--only", choices=sorted(SECTIONS), action="append", help="a section")
+    parser.add_argument(
+        "--only", choices=[*SECTIONS, "boundary"], action="append", help="only these sections"
+    )
     args = parser.parse_args(argv)
     # pypdf logs repairs and layout-mode notes as warnings.
     logging.basicConfig(level=logging.ERROR)
@@ -96,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
         tally = tally_of()
         print_table(title, tally, args.verbose)
         numbers[key] = tally.summary()
+    if not args.only or "boundary" in args.only:
+        numbers["boundary"] = print_boundary(boundary())
     if args.json:
         args.json.write_text(json.dumps(numbers, indent=2) + "\n", encoding="utf-8")
     return 0

@@ -273,3 +273,41 @@ class Tally:
             "exactShareTaken": round(self.taken_only().exact_share(), 4),
             "fields": per_field,
         }
+
+
+# --- invoice or not ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Classified:
+    """A document sent as `auto`: what it is and what the reader took it for."""
+
+    name: str
+    invoice: bool
+    kind: str  # the result type, or the failure code
+
+    @property
+    def taken_for_invoice(self) -> bool:
+        return self.kind == str(ResultType.INVOICE)
+
+
+def classify_pdf(name: str, pdf: bytes, invoice: bool) -> Classified:
+    outcome = read_pdf(pdf, DocumentType.AUTO)
+    return Classified(
+        name, invoice, outcome if isinstance(outcome, str) else str(outcome.result_type)
+    )
+
+
+def boundary_summary(classified: Iterable[Classified]) -> dict[str, Any]:
+    """Invoices taken for invoices and other documents taken for invoices, with the
+    documents taken wrongly."""
+    items = list(classified)
+    invoices = [c for c in items if c.invoice]
+    others = [c for c in items if not c.invoice]
+    return {
+        "invoices": len(invoices),
+        "invoicesTaken": sum(c.taken_for_invoice for c in invoices),
+        "others": len(others),
+        "othersTaken": sum(c.taken_for_invoice for c in others),
+        "wrong": [f"{c.name} -> {c.kind}" for c in items if c.taken_for_invoice != c.invoice],
+    }

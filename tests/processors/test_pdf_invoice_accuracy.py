@@ -30,10 +30,14 @@ from tests.processors.pdf_accuracy import (
     DocumentScore,
     Tally,
     Verdict,
+    boundary_summary,
     low_fields,
     measure_pdf,
     score_document,
 )
+from tests.processors.pdf_accuracy_sets import boundary, held_out_tally, tuning_tally
+from tests.processors.pdf_invoice_heldout import HELD_OUT
+from tests.processors.pdf_invoice_layouts import TUNING
 from tests.processors.stripped_hybrids import Stripped, corpus_stripped
 
 # Measured on main e280acd (19 corpus hybrids, 212 values): exact values per field.
@@ -43,6 +47,19 @@ CORPUS_EXACT_FLOORS = {
 }  # fmt: skip
 CORPUS_TAKEN_FLOOR = 13
 CORPUS_UNFLAGGED_CEILING = 4
+# Generated, three seeds a family (pdf_accuracy_sets.SEEDS): 10 tuning families, 360 values.
+TUNING_EXACT_FLOORS = {
+    "BT-1": 27, "BT-2": 30, "BT-5": 30, "BT-27": 23, "BT-31": 30, "BT-44": 15,
+    "BT-109": 25, "BT-110": 16, "BT-112": 25, "BT-115": 22, "BT-84": 30, "BT-9": 18,
+}  # fmt: skip
+TUNING_UNFLAGGED_CEILING = 22
+# The 5 held-out families (180 values): a floor against losing ground, never a target to
+# tune on (pdf_invoice_heldout.py).
+HELD_OUT_EXACT_FLOOR = 66
+HELD_OUT_TAKEN_FLOOR = 9
+# Boundary documents sent as auto, three seeds each: 15 invoices, 30 other documents.
+BOUNDARY_INVOICES_TAKEN_FLOOR = 12
+BOUNDARY_OTHERS_TAKEN_CEILING = 3
 
 
 @pytest.fixture(scope="module")
@@ -70,11 +87,43 @@ def test_corpus_hybrids_lose_their_xml_and_keep_their_truth(hybrids: list[Stripp
     assert all(h.expected.number and h.expected.totals.gross is not None for h in hybrids)
 
 
+def _below(tally: Tally, floors: dict[str, int]) -> dict[str, int]:
+    measured = {bt: tally.count(Verdict.EXACT, bt) for bt in floors}
+    return {bt: count for bt, count in measured.items() if count < floors[bt]}
+
+
 def test_corpus_hybrids_no_field_regresses(corpus_tally: Tally) -> None:
-    measured = {bt: corpus_tally.count(Verdict.EXACT, bt) for bt in CORPUS_EXACT_FLOORS}
-    assert all(measured[bt] >= floor for bt, floor in CORPUS_EXACT_FLOORS.items()), measured
+    assert _below(corpus_tally, CORPUS_EXACT_FLOORS) == {}
     assert corpus_tally.taken >= CORPUS_TAKEN_FLOOR
     assert corpus_tally.unflagged() <= CORPUS_UNFLAGGED_CEILING
+
+
+def test_generated_tuning_families_no_field_regresses() -> None:
+    tally = tuning_tally()
+    assert len(tally.documents) == 3 * len(TUNING)
+    assert _below(tally, TUNING_EXACT_FLOORS) == {}
+    assert tally.unflagged() <= TUNING_UNFLAGGED_CEILING
+
+
+def test_generated_held_out_families_do_not_lose_ground() -> None:
+    tally = held_out_tally()
+    assert all(family.held_out for family in HELD_OUT)
+    assert tally.count(Verdict.EXACT) >= HELD_OUT_EXACT_FLOOR
+    assert tally.taken >= HELD_OUT_TAKEN_FLOOR
+
+
+def test_boundary_documents_invoices_or_not() -> None:
+    summary = boundary_summary(boundary())
+    assert summary["invoices"] == 15
+    assert summary["others"] == 30
+    assert summary["invoicesTaken"] >= BOUNDARY_INVOICES_TAKEN_FLOOR, summary["wrong"]
+    assert summary["othersTaken"] <= BOUNDARY_OTHERS_TAKEN_CEILING, summary["wrong"]
+
+
+def test_generated_documents_are_deterministic() -> None:
+    family = TUNING[0]
+    assert family.document(2) == family.document(2)
+    assert family.document(2)[2] != family.document(3)[2]
 
 
 # --- the comparison itself -------------------------------------------------------------
