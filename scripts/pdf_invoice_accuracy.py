@@ -121,7 +121,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     # pypdf logs repairs and layout-mode notes as warnings.
     logging.basicConfig(level=logging.ERROR)
-    sections = args.only or [k for k in [*SECTIONS, "boundary"] if k != "scans" or args.scans]
+    sections = args.only or [k for k in [*SECTIONS, "boundary"] if k != "scans"]
+    if args.scans and "scans" not in sections:
+        sections.append("scans")
     numbers = report(sections, args.verbose)
     if args.json:
         args.json.write_text(json.dumps(numbers, indent=2) + "\n", encoding="utf-8")

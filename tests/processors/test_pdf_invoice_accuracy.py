@@ -25,6 +25,8 @@ from processors.invoice_model import (
 from processors.json_fields import from_json
 from processors.results.invoice import InvoiceChecks, InvoiceResult
 from processors.results.source import ReadMethod, Source
+from tests.processors.hybrid_layouts import LAYOUTS, Printed
+from tests.processors.hybrids import cii_xml, hybrid_pdf, random_values
 from tests.processors.pdf_accuracy import (
     COMPANY,
     DocumentScore,
@@ -38,7 +40,7 @@ from tests.processors.pdf_accuracy import (
 from tests.processors.pdf_accuracy_sets import boundary, held_out_tally, tuning_tally
 from tests.processors.pdf_invoice_heldout import HELD_OUT
 from tests.processors.pdf_invoice_layouts import TUNING
-from tests.processors.stripped_hybrids import Stripped, corpus_stripped
+from tests.processors.stripped_hybrids import Stripped, corpus_stripped, stripped
 
 # Measured on main e280acd (19 corpus hybrids, 212 values): exact values per field.
 CORPUS_EXACT_FLOORS = {
@@ -124,6 +126,20 @@ def test_generated_documents_are_deterministic() -> None:
     family = TUNING[0]
     assert family.document(2) == family.document(2)
     assert family.document(2)[2] != family.document(3)[2]
+
+
+def test_a_generated_hybrid_is_stripped_of_its_xml_and_keeps_its_truth() -> None:
+    values = random_values(3)
+    shown = Printed.of(values)
+    pdf = hybrid_pdf(LAYOUTS[0], values, shown, cii_xml(values, shown))
+    taken_apart = stripped("generated", pdf)
+    assert taken_apart is not None
+    assert find_embedded_invoice(taken_apart.pdf) is None
+    assert (taken_apart.expected.number, taken_apart.expected.totals.gross) == (
+        values.number,
+        values.gross,
+    )
+    assert stripped("plain", taken_apart.pdf) is None
 
 
 # --- the comparison itself -------------------------------------------------------------
