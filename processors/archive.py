@@ -232,6 +232,10 @@ class GuardedSource(io.RawIOBase):
         return True
 
     def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        if whence == io.SEEK_SET and offset < 0:
+            # An offset of the archive's own, not the store's trouble: a file refuses
+            # it (EINVAL) and the S3 reader clamps it, so it is refused here for both.
+            raise ValueError(f"negative seek position {offset}")
         return self._guard(lambda: self._inner.seek(offset, whence))
 
     def tell(self) -> int:

@@ -102,8 +102,10 @@ def test_an_archive_whose_unpack_crashes_its_process_twice_fails_the_batch(
         failed = session.get(Batch, uuid.UUID(batch_id))
         assert failed is not None
         assert failed.crashes == 2
-        assert "stopped its process 2 times" in (failed.error_message or "")
+        assert "failed 2 times" in (failed.error_message or "")
+        assert "stopped its process" in (failed.error_message or "")
     assert not [key for key in env.store.list_keys() if "/entries/" in key]
+    assert not env.store.exists(info.object_key)
     # The pipeline goes on for everyone else.
     upload_id = post_upload(api, company.headers, blank_pdf("after")).json()["id"]
     [job] = claim(env, 1)
@@ -111,7 +113,7 @@ def test_an_archive_whose_unpack_crashes_its_process_twice_fails_the_batch(
     assert _terminal_at(env.db, upload_id) is not None
 
 
-def test_an_unpack_killed_from_outside_is_tried_again_uncharged(
+def test_an_unpack_killed_once_is_counted_and_tried_again(
     api: TestClient, company: Tenant, env: WorkerEnv
 ) -> None:
     batch_id, info = _slow_batch(api, company, env)
@@ -119,8 +121,29 @@ def test_an_unpack_killed_from_outside_is_tried_again_uncharged(
     with env.db.read_session() as session:
         batch = session.get(Batch, uuid.UUID(batch_id))
         assert batch is not None
-        assert (batch.crashes, batch.unpack_state) == (0, "done")
+        assert (batch.crashes, batch.unpack_state) == (1, "done")
         assert session.scalar(select(func.count()).where(Upload.batch_id == batch.id)) == 8
+    assert not env.store.exists(info.object_key)  # its entries are committed
+
+
+def test_a_batch_whose_unpack_is_killed_twice_fails(
+    api: TestClient, company: Tenant, env: WorkerEnv
+) -> None:
+    """Issue 37, finding 6: a kill from outside (the OOM killer) used to be retried
+    uncharged; an archive whose unpack dies twice now ends `failed`."""
+    batch_id, info = _slow_batch(api, company, env)
+    _unpack_hit_by(env, info, signal.SIGKILL, signal.SIGKILL)
+
+    body = api.get(f"/v1/uploads/batches/{batch_id}", headers=company.headers).json()
+    assert (body["status"], body["uploads"]) == ("failed", [])
+    with env.db.read_session() as session:
+        failed = session.get(Batch, uuid.UUID(batch_id))
+        assert failed is not None
+        assert (failed.crashes, failed.error_code) == (2, "processing_failed")
+        assert "failed 2 times" in (failed.error_message or "")
+        assert "killed (SIGKILL)" in (failed.error_message or "")
+    assert not [key for key in env.store.list_keys() if "/entries/" in key]
+    assert not env.store.exists(info.object_key)
 
 
 def test_a_vanished_object_fails_its_upload_after_a_few_tries(

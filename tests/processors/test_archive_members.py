@@ -185,3 +185,9 @@ def test_a_refusal_survives_a_process_pipe() -> None:
     refusal = ArchiveRejected(ArchiveProblem.TOO_LARGE, "too much")
     copy = pickle.loads(pickle.dumps(refusal))
     assert (copy.problem, copy.message) == (ArchiveProblem.TOO_LARGE, "too much")
+
+
+def test_a_negative_offset_is_the_archive_s_fault_not_the_store_s() -> None:
+    source = guarded(io.BytesIO(make_zip({"a.pdf": b"%PDF"})))
+    with pytest.raises(ValueError, match="negative seek"):
+        source.seek(-5000)
