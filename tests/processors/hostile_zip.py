@@ -55,14 +55,11 @@ def zip_document_with(method: int, kind: str = "odf", size: int = 64 * 1024 * 10
     `document.xml`) is `size` bytes compressed with BZIP2 or LZMA: a few hundred bytes on
     the wire that zipfile would inflate whole on the first read (finding 10)."""
     buffer = io.BytesIO()
+    telling = {"ooxml": "[Content_Types].xml", "datev": "document.xml"}.get(kind, "mimetype")
     with zipfile.ZipFile(buffer, "w", method) as archive:
-        if kind == "ooxml":
-            archive.writestr("[Content_Types].xml", b"\0" * size)
-        elif kind == "datev":
-            archive.writestr("document.xml", b"\0" * size)
-        else:
-            archive.writestr("mimetype", b"\0" * size)
+        # Not first: a first `mimetype` is read from the head, without zipfile.
         archive.writestr("content.xml", b"<office:document-content/>")
+        archive.writestr(telling, b"\0" * size)
     return buffer.getvalue()
 
 
