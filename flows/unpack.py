@@ -291,6 +291,9 @@ def unpack(env: WorkerEnv, batch: BatchInfo) -> int:
         _fail_batch(env, batch, report.rejected.problem.value, report.rejected.message)
         return 0
     with env.db.session() as session:
+        if work_repo.pending_batch(session, batch.id) is None:
+            log.warning("batch %s was settled by another worker meanwhile", batch.id)
+            return 0
         existing = work_repo.positions_of(session, batch.id)
         upload_repo.add_uploads(
             session,

@@ -173,7 +173,7 @@ def charge_crash(session: Session, upload: Upload, reason: str) -> bool:
     return upload.status == UploadStatus.FAILED
 
 
-def _pending_batch(session: Session, batch_id: uuid.UUID) -> Batch | None:
+def pending_batch(session: Session, batch_id: uuid.UUID) -> Batch | None:
     """The batch, locked, while its archive waits to be unpacked; None once it is
     unpacked or failed (by another worker whose lease had run out meanwhile)."""
     batch = session.scalars(locked(session, select(Batch).where(Batch.id == batch_id))).one()
@@ -183,7 +183,7 @@ def _pending_batch(session: Session, batch_id: uuid.UUID) -> Batch | None:
 def charge_batch_crash(session: Session, batch_id: uuid.UUID) -> int | None:
     """One more failed or dead unpack of the batch; returns the count, None if the
     batch is no longer pending."""
-    batch = _pending_batch(session, batch_id)
+    batch = pending_batch(session, batch_id)
     if batch is None:
         return None
     batch.crashes += 1
@@ -269,7 +269,7 @@ def fail_batch(session: Session, batch: Batch, code: str, message: str) -> None:
 
 def fail_pending_batch(session: Session, batch_id: uuid.UUID, code: str, message: str) -> bool:
     """Fail the batch if it is still pending; False (nothing changed) otherwise."""
-    batch = _pending_batch(session, batch_id)
+    batch = pending_batch(session, batch_id)
     if batch is not None:
         fail_batch(session, batch, code, message)
     return batch is not None
