@@ -121,23 +121,31 @@ def check_directory(fileobj: BinaryIO, bounds: DirectoryBounds) -> Directory:
         directory = _end_record(fileobj)
         if directory.start < 0:
             raise NotReadableZip("not a readable ZIP archive (bad central directory size)")
-        if directory.size > bounds.max_bytes or directory.declared_records > bounds.max_records:
-            raise DirectoryTooLarge(_too_large(f"{directory.declared_records}", directory, bounds))
+        _check_declared(directory, bounds)
         fileobj.seek(directory.start)
         records = _count_records(fileobj.read(directory.size), bounds.max_records)
         fileobj.seek(0)
     except ZIP_ERRORS as exc:
         raise NotReadableZip(f"not a readable ZIP archive: {exc}") from exc
     if records > bounds.max_records:
-        raise DirectoryTooLarge(_too_large(f"more than {bounds.max_records}", directory, bounds))
+        raise DirectoryTooLarge(
+            f"the archive's directory holds more than {bounds.max_records} entries (its end "
+            f"record says {directory.declared_records}); at most {bounds.max_records} are read"
+        )
     return directory
 
 
-def _too_large(records: str, directory: Directory, bounds: DirectoryBounds) -> str:
-    return (
-        f"the archive's directory lists {records} entries in {directory.size} bytes; at "
-        f"most {bounds.max_records} entries and {bounds.max_bytes} bytes are read"
-    )
+def _check_declared(directory: Directory, bounds: DirectoryBounds) -> None:
+    if directory.declared_records > bounds.max_records:
+        raise DirectoryTooLarge(
+            f"the archive's directory lists {directory.declared_records} entries; at most "
+            f"{bounds.max_records} are read"
+        )
+    if directory.size > bounds.max_bytes:
+        raise DirectoryTooLarge(
+            f"the archive's directory takes {directory.size} bytes; at most "
+            f"{bounds.max_bytes} are read"
+        )
 
 
 def directory_misplaced(directory: Directory) -> str | None:
