@@ -14,6 +14,7 @@ from fastapi import APIRouter, FastAPI, Path, Response, Security
 from pydantic import Field, WithJsonSchema, field_serializer, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from api.body_limits import BodyKind, body_limit
 from api.deps import CompanyIdDep, ReadSessionDep, ServicesDep, api_key_scheme
 from api.errors import problem_responses
 from storage import errors
@@ -102,6 +103,7 @@ def _with_bad_request(responses: dict[int | str, dict[str, Any]]) -> dict[int | 
     responses=_with_bad_request(problem_responses(401, 422, 429, 500, 503)),
     summary="Register a webhook endpoint",
 )
+@body_limit(BodyKind.JSON)
 def create_webhook_endpoint(
     body: WebhookEndpointIn, services: ServicesDep, company_id: CompanyIdDep
 ) -> Response:
@@ -121,11 +123,13 @@ def create_webhook_endpoint(
     responses=problem_responses(401, 429, 500, 503),
     summary="List the company's webhook endpoints (without secrets)",
 )
+@body_limit(BodyKind.NONE)
 def list_webhook_endpoints(company_id: CompanyIdDep, session: ReadSessionDep) -> Response:
     endpoints = webhook_repo.live_endpoints(session, company_id)
     return _json([WebhookEndpointOut.of(endpoint) for endpoint in endpoints], 200)
 
 
+@body_limit(BodyKind.NONE)
 def _only_get_and_post() -> None:
     """One route per method would answer a 405 naming only the first one's method."""
     raise StarletteHTTPException(405, "Method Not Allowed", headers={"Allow": "GET, POST"})
@@ -147,6 +151,7 @@ router.add_api_route(
     responses=problem_responses(401, 404, 429, 500, 503),
     summary="Delete a webhook endpoint; its pending deliveries stop at once",
 )
+@body_limit(BodyKind.NONE)
 def delete_webhook_endpoint(
     endpoint_id: EndpointId, services: ServicesDep, company_id: CompanyIdDep
 ) -> Response:

@@ -11,6 +11,7 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from api.body_limits import BodyKind, body_limit
 from api.deps import ServicesDep
 from api.web.auth import CsrfUser, CurrentUser
 from api.web.i18n import N_
@@ -40,6 +41,7 @@ def delivery_state(delivery: WebhookDelivery) -> str:
 
 
 @router.get("/app/settings/webhooks", response_class=HTMLResponse)
+@body_limit(BodyKind.NONE)
 def webhooks_page(request: Request, user: CurrentUser, services: ServicesDep) -> HTMLResponse:
     with services.db.read_session() as session:
         views = [
@@ -60,6 +62,7 @@ def webhooks_page(request: Request, user: CurrentUser, services: ServicesDep) ->
 
 
 @router.post("/app/settings/webhooks/send-again")
+@body_limit(BodyKind.FORM)
 def send_again(
     request: Request,
     user: CsrfUser,

@@ -1,5 +1,6 @@
-"""The guard in front of /app: form bodies capped before parsing (declared, chunked and
-field counts), answered with the app's error page; and the security headers on every
+"""The guard in front of /app: form bodies capped before parsing (declared and chunked
+bytes by the one cap of every route, api/request_limits.py, answered 413 problem+json;
+field counts, answered with the app's error page); and the security headers on every
 kind of answer under /app, but not on the API."""
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from api.deps import Services
 from api.web.limits import MAX_FORM_BYTES, MAX_FORM_FIELDS
 from api.web.security_headers import CONTENT_SECURITY_POLICY
 from storage.db import Database
+from tests.api.helpers import assert_problem
 from tests.support.live import serve
 from tests.web.results_helpers import e_invoice, result_id, result_path, send_and_read
 from tests.web.support import Account, csrf_in, seed_upload, session_csrf
@@ -34,13 +36,13 @@ def assert_error_page(response: Response, status: int, title: str) -> None:
 # --- caps ------------------------------------------------------------------------------
 
 
-def test_a_declared_body_over_the_cap_is_refused_with_the_error_page(
+def test_a_declared_body_over_the_cap_is_refused(
     web_client: TestClient, database: Database
 ) -> None:
     body = "csrf_token=" + session_csrf(web_client, database) + "&name=" + "x" * MAX_FORM_BYTES
     response = web_client.post("/app/settings", content=body, headers=FORM)
-    assert_error_page(response, 413, "Request too large")
-    assert "Log out" in response.text  # the page of the signed-in user, with the navigation
+    assert_problem(response, 413, "request_too_large")
+    assert response.headers["connection"] == "close"
 
 
 def test_a_chunked_body_over_the_cap_is_refused(web_client: TestClient) -> None:
@@ -49,7 +51,7 @@ def test_a_chunked_body_over_the_cap_is_refused(web_client: TestClient) -> None:
             yield b"a" * 65536
 
     response = web_client.post("/app/settings", content=chunks(), headers=FORM)
-    assert_error_page(response, 413, "Request too large")
+    assert_problem(response, 413, "request_too_large")
 
 
 def test_too_many_fields_are_refused(web_client: TestClient) -> None:
@@ -66,12 +68,9 @@ def test_a_body_that_is_not_a_form_is_refused(web_client: TestClient) -> None:
     assert_error_page(response, 415, "Unsupported form")
 
 
-def test_a_refused_body_before_login_gets_the_page_without_navigation(
-    client: TestClient,
-) -> None:
+def test_a_body_over_the_cap_is_refused_before_login(client: TestClient) -> None:
     response = client.post("/app/login", content="a" * (MAX_FORM_BYTES + 1), headers=FORM)
-    assert_error_page(response, 413, "Request too large")
-    assert "Log out" not in response.text
+    assert_problem(response, 413, "request_too_large")
 
 
 def test_the_largest_real_forms_pass_the_caps(
