@@ -18,6 +18,7 @@ CHUNK = 64 * 1024
 @dataclass(frozen=True)
 class Answer:
     head: bytes  # the status line and headers, or b"" when none came
+    body: bytes  # the answer's body, as far as it came
     sent: int  # body bytes written before the answer came or the server hung up
     seconds: float
 
@@ -45,14 +46,18 @@ def request_head(method: str, path: str, headers: dict[str, str]) -> bytes:
     return ("\r\n".join(lines) + "\r\n\r\n").encode()
 
 
-def _read_head(sock: socket.socket, answer: bytes) -> bytes:
+def _read_answer(sock: socket.socket, answer: bytes) -> tuple[bytes, bytes]:
+    """The head and the body (by its Content-Length) of the answer begun in `answer`."""
+    buffer = bytearray(answer)
     with contextlib.suppress(OSError):
-        while b"\r\n\r\n" not in answer:
-            more = sock.recv(65536)
-            if not more:
-                break
-            answer += more
-    return answer.partition(b"\r\n\r\n")[0]
+        while b"\r\n\r\n" not in buffer and (more := sock.recv(65536)):
+            buffer += more
+        head = bytes(buffer).partition(b"\r\n\r\n")[0]
+        length = int(Answer(head, b"", 0, 0).header("content-length") or 0)
+        while len(buffer) < len(head) + 4 + length and (more := sock.recv(65536)):
+            buffer += more
+    head, _, body = bytes(buffer).partition(b"\r\n\r\n")
+    return head, body
 
 
 def stream(url: str, head: bytes, body: Iterator[bytes], timeout: float = 30) -> Answer:
@@ -74,8 +79,8 @@ def stream(url: str, head: bytes, body: Iterator[bytes], timeout: float = 30) ->
                 break
             sent += len(chunk)
         sock.settimeout(timeout)
-        head_back = _read_head(sock, answer)
-    return Answer(head_back, sent, time.monotonic() - started)
+        head_back, body_back = _read_answer(sock, answer)
+    return Answer(head_back, body_back, sent, time.monotonic() - started)
 
 
 def zeros(total: int, chunked: bool = False) -> Iterator[bytes]:
