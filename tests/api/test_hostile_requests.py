@@ -16,6 +16,7 @@ from fastapi.routing import iter_route_contexts
 from api.app import build_services, create_app
 from api.multipart import MAX_FIELDS
 from api.request_limits import MAX_JSON_BYTES, route_kind
+from bench.soak_requests import send_hostile_requests
 from storage.settings import Settings
 from tests.support.api_process import ApiProcess, api_process, measured
 from tests.support.hostile_http import (
@@ -24,17 +25,17 @@ from tests.support.hostile_http import (
     closed_after,
     form_of_parts,
     in_chunks,
+    json_post_head,
     many_headers,
-    request_head,
     slow_headers,
     stream,
+    upload_head,
     zeros,
 )
 
 TIMEOUT_SECONDS = 2.0
 CONCURRENT = 4
 CONNECTIONS = 12
-BOUNDARY = "b0undary"
 # Measured on the 2-core test machine: each refusal below took 0-30 ms of the API's CPU
 # and grew its peak RSS by under 2 MiB. Before the fix: +455 MiB and 2.9 s.
 MAX_GROWTH_MIB = 16
@@ -64,21 +65,12 @@ def test_every_route_declares_its_body_limit(tmp_path: Path) -> None:
 # --- finding 1: bodies capped before anything reads them -----------------------------
 
 
-def _json_head(length: str) -> bytes:
-    framing = (
-        {"Transfer-Encoding": "chunked"} if length == "chunked" else {"Content-Length": length}
-    )
-    return request_head(
-        "POST", "/v1/webhook-endpoints", {"Content-Type": "application/json", **framing}
-    )
-
-
 @pytest.mark.parametrize("framing", ["declared", "chunked"])
 def test_256_mib_without_a_key_is_refused_early_and_the_api_does_not_grow(
     api: ApiProcess, framing: str
 ) -> None:
     total = 256 * MIB
-    head = _json_head(str(total) if framing == "declared" else "chunked")
+    head = json_post_head(total if framing == "declared" else None)
     with measured(api) as cost:
         answer = stream(api.url, head, zeros(total, chunked=framing == "chunked"))
     assert answer.status == 413, answer.head
@@ -93,24 +85,12 @@ def test_256_mib_without_a_key_is_refused_early_and_the_api_does_not_grow(
 def test_a_json_body_under_the_cap_is_read_and_answered(api: ApiProcess) -> None:
     body = b'{"url": "https://a.example", "events": ["upload.completed"]}'
     body += b" " * (MAX_JSON_BYTES - len(body))
-    answer = stream(api.url, _json_head(str(len(body))), in_chunks(body))
+    answer = stream(api.url, json_post_head(len(body)), in_chunks(body))
     assert answer.status == 401  # read whole, then the missing key
 
 
-def _upload_head(api: ApiProcess, length: int) -> bytes:
-    return request_head(
-        "POST",
-        "/v1/uploads",
-        {
-            "Authorization": f"Bearer {api.api_key}",
-            "Content-Type": f"multipart/form-data; boundary={BOUNDARY}",
-            "Content-Length": str(length),
-        },
-    )
-
-
 def test_an_upload_over_the_hard_cap_is_refused_on_its_headers(api: ApiProcess) -> None:
-    head = _upload_head(api, 10 * 1024 * MIB)
+    head = upload_head(api.api_key, 10 * 1024 * MIB)
     answer = stream(api.url, head, zeros(64 * MIB))
     assert answer.status == 413
     assert answer.sent < MIB
@@ -120,8 +100,8 @@ def test_an_upload_over_the_hard_cap_is_refused_on_its_headers(api: ApiProcess) 
 
 
 def test_200000_parts_of_one_name_are_refused_quickly(api: ApiProcess) -> None:
-    body = form_of_parts(BOUNDARY, 200_000)
-    head = _upload_head(api, len(body))
+    body = form_of_parts(200_000)
+    head = upload_head(api.api_key, len(body))
     with measured(api) as cost:
         answer = stream(api.url, head, in_chunks(body))
     assert answer.status == 422
@@ -132,8 +112,8 @@ def test_200000_parts_of_one_name_are_refused_quickly(api: ApiProcess) -> None:
 
 
 def test_the_allowed_number_of_repeated_parts_reaches_the_form_checks(api: ApiProcess) -> None:
-    body = form_of_parts(BOUNDARY, MAX_FIELDS, name="externalId")
-    answer = stream(api.url, _upload_head(api, len(body)), in_chunks(body))
+    body = form_of_parts(MAX_FIELDS, name="externalId")
+    answer = stream(api.url, upload_head(api.api_key, len(body)), in_chunks(body))
     assert answer.status == 422
     assert b"send form field externalId once" in answer.body  # not "too many form fields"
 
@@ -169,7 +149,7 @@ def test_a_connection_that_sends_nothing_is_closed(api: ApiProcess) -> None:
 
 
 def test_a_stalled_body_is_closed(api: ApiProcess) -> None:
-    head = _json_head("1000") + b'{"url": '
+    head = json_post_head(1000) + b'{"url": '
     seconds = closed_after(api.url, head, iter([b""] * 40), interval=0.25)
     assert TIMEOUT_SECONDS - 0.5 < seconds < TIMEOUT_SECONDS + 3
 
@@ -192,7 +172,7 @@ def test_beyond_the_concurrency_cap_the_api_answers_503_with_retry_after(
     api: ApiProcess,
 ) -> None:
     # Requests in flight: their JSON bodies half sent (the server waits for the rest).
-    answer = _answer_while_held(api, CONCURRENT, _json_head("1000") + b'{"url": ')
+    answer = _answer_while_held(api, CONCURRENT, json_post_head(1000) + b'{"url": ')
     assert answer.status == 503, answer.head
     assert b"application/problem+json" in answer.head
     assert answer.header("Retry-After") == "1"
@@ -204,3 +184,10 @@ def test_beyond_the_connection_cap_a_new_connection_gets_503(api: ApiProcess) ->
     answer = _answer_while_held(api, CONNECTIONS, b"")
     assert answer.status == 503, answer.head
     assert answer.header("Retry-After") == "1"
+
+
+def test_the_soak_phase_finds_nothing_wrong_with_the_guarded_api(api: ApiProcess) -> None:
+    report = send_hostile_requests(api.url, api.api_key, lambda: [api.pid])
+    assert report["violations"] == []
+    assert {case["status"] for case in report["answered"].values()} == {413, 422, 431}
+    assert all(0 < seconds < TIMEOUT_SECONDS + 2 for seconds in report["closed_after_s"].values())

@@ -21,31 +21,29 @@ ROOT = Path(__file__).resolve().parents[2]
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
+def reset_peak(pid: int) -> None:
+    """Start the peak resident set size (VmHWM) over from the current size."""
+    Path(f"/proc/{pid}/clear_refs").write_text("5")
+
+
+def status_kib(pid: int, field: str) -> int:
+    """A size of /proc/<pid>/status (VmRSS, VmHWM) in KiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise LookupError(field)
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
 @dataclass(frozen=True)
 class ApiProcess:
     url: str
     pid: int
     api_key: str
-
-    def reset_peak(self) -> None:
-        """Start the peak resident set size (VmHWM) over from the current size."""
-        Path(f"/proc/{self.pid}/clear_refs").write_text("5")
-
-    def _status_kib(self, field: str) -> int:
-        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-        raise LookupError(field)
-
-    def peak_growth_mib(self, baseline_kib: int) -> float:
-        return (self._status_kib("VmHWM") - baseline_kib) / 1024
-
-    def rss_kib(self) -> int:
-        return self._status_kib("VmRSS")
-
-    def cpu_seconds(self) -> float:
-        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
 @dataclass
@@ -57,13 +55,13 @@ class Measured:
 @contextmanager
 def measured(api: ApiProcess) -> Iterator[Measured]:
     """The peak RSS growth and the CPU of the API process over the block."""
-    api.reset_peak()
-    baseline, cpu = api.rss_kib(), api.cpu_seconds()
+    reset_peak(api.pid)
+    baseline, cpu = status_kib(api.pid, "VmRSS"), cpu_seconds(api.pid)
     result = Measured()
     yield result
     time.sleep(0.2)  # the server finishes what the block left it
-    result.peak_growth_mib = api.peak_growth_mib(baseline)
-    result.cpu_seconds = api.cpu_seconds() - cpu
+    result.peak_growth_mib = (status_kib(api.pid, "VmHWM") - baseline) / 1024
+    result.cpu_seconds = cpu_seconds(api.pid) - cpu
 
 
 def _cli(env: dict[str, str], *args: str) -> str:

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 MIB = 1024 * 1024
 CHUNK = 64 * 1024
+BOUNDARY = "b0undary"
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,26 @@ def request_head(method: str, path: str, headers: dict[str, str]) -> bytes:
     lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1"]
     lines += [f"{name}: {value}" for name, value in headers.items()]
     return ("\r\n".join(lines) + "\r\n\r\n").encode()
+
+
+def json_post_head(length: int | None, path: str = "/v1/webhook-endpoints") -> bytes:
+    """A JSON POST without a key; chunked when `length` is None."""
+    framing = (
+        {"Transfer-Encoding": "chunked"} if length is None else {"Content-Length": str(length)}
+    )
+    return request_head("POST", path, {"Content-Type": "application/json", **framing})
+
+
+def upload_head(api_key: str, length: int, boundary: str = BOUNDARY) -> bytes:
+    return request_head(
+        "POST",
+        "/v1/uploads",
+        {
+            "Authorization": f"Bearer {api_key}",
+            "Content-Type": f"multipart/form-data; boundary={boundary}",
+            "Content-Length": str(length),
+        },
+    )
 
 
 def _read_answer(sock: socket.socket, answer: bytes) -> tuple[bytes, bytes]:
@@ -136,7 +157,7 @@ def many_headers(url: str, count: int, value_bytes: int = 1) -> Answer:
     return stream(url, head, chunks())
 
 
-def form_of_parts(boundary: str, parts: int, name: str = "a") -> bytes:
+def form_of_parts(parts: int, name: str = "a", boundary: str = BOUNDARY) -> bytes:
     """A multipart body of `parts` small parts, all named `name`, then a file."""
     part = (f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\nx\r\n').encode()
     tail = (
