@@ -11,7 +11,7 @@ from api import health
 from api.body_limits import BodyKind, body_limit
 from api.deps import Services
 from api.errors import install_error_handlers
-from api.request_limits import RequestLimits, byte_limits
+from api.request_limits import RequestLimits
 from api.v1 import uploads, webhooks
 from api.v1.polling import PollingPath
 from api.v1.schemas import Problem
@@ -43,14 +43,9 @@ def create_app(services: Services) -> FastAPI:
     app.include_router(health.router)
     install_web(app)
     app.add_middleware(PollingPath, services=services)  # polls skip the rest
-    settings = services.settings
     _declare_documentation_routes(app)
-    app.add_middleware(  # outermost: every request is counted and its body capped
-        RequestLimits,
-        routes=app.routes,
-        limits=byte_limits(settings),
-        max_concurrent_requests=settings.max_concurrent_requests,
-    )
+    # Outermost: every request is counted and its body capped.
+    app.add_middleware(RequestLimits, routes=app.routes, settings=services.settings)
     _register_problem_schema(app)
     return app
 

@@ -47,10 +47,10 @@ class Overloaded(ServiceUnavailable):
 
 
 @dataclass(frozen=True, slots=True)
-class _RouteLimit:
+class _RouteKind:
     path: re.Pattern[str]
     methods: frozenset[str] | None
-    limit: int
+    kind: BodyKind
 
 
 def byte_limits(settings: Settings) -> Mapping[BodyKind, int]:
@@ -86,15 +86,14 @@ class RequestLimits:
         self,
         app: ASGIApp,
         routes: Sequence[BaseRoute],
-        limits: Mapping[BodyKind, int],
-        max_concurrent_requests: int,
+        settings: Settings,
     ) -> None:
         self.app = app
         self.routes = routes
-        self.limits = limits
-        self.max_concurrent_requests = max_concurrent_requests
+        self.settings = settings
+        self.max_concurrent_requests = settings.max_concurrent_requests
         self.in_flight = 0
-        self._table: list[_RouteLimit] | None = None
+        self._table: list[_RouteKind] | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -122,24 +121,27 @@ class RequestLimits:
         await self.app(scope, body.receive, body.send)
 
     def limit_of(self, scope: Scope) -> int:
-        """The matched route's cap: the first route whose path and method match, else the
-        first whose path does (a 405 follows), else the JSON cap (a 404 follows)."""
-        path, method = scope["path"], scope["method"]
+        """The matched route's cap (of the settings now: the upload cap follows them)."""
+        return byte_limits(self.settings)[self.kind_of(scope["path"], scope["method"])]
+
+    def kind_of(self, path: str, method: str) -> BodyKind:
+        """The first route whose path and method match, else the first whose path does
+        (a 405 follows), else JSON (a 404 follows)."""
         by_path = None
         for route in self._routes():
             if route.path.match(path):
                 if route.methods is None or method in route.methods:
-                    return route.limit
-                by_path = route.limit if by_path is None else by_path
-        return self.limits[BodyKind.JSON] if by_path is None else by_path
+                    return route.kind
+                by_path = by_path or route.kind
+        return by_path or BodyKind.JSON
 
-    def _routes(self) -> list[_RouteLimit]:
+    def _routes(self) -> list[_RouteKind]:
         if self._table is None:
             self._table = [
-                _RouteLimit(
+                _RouteKind(
                     context.path_regex,
                     frozenset(context.methods) if context.methods else None,
-                    self.limits[route_kind(context) or BodyKind.JSON],
+                    route_kind(context) or BodyKind.JSON,
                 )
                 for context in iter_route_contexts(self.routes)
             ]
