@@ -100,7 +100,7 @@ def _with_bad_request(responses: dict[int | str, dict[str, Any]]) -> dict[int | 
     status_code=201,
     response_model=WebhookEndpointCreated,
     operation_id="createWebhookEndpoint",
-    responses=_with_bad_request(problem_responses(401, 422, 429, 500, 503)),
+    responses=_with_bad_request(problem_responses(401, 413, 422, 429, 500, 503)),
     summary="Register a webhook endpoint",
 )
 @body_limit(BodyKind.JSON)
