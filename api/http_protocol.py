@@ -103,6 +103,8 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
+        if self._reading_head and self._timer is None:  # a new request's first bytes
+            self._arm(self.limits.header_timeout_seconds)
         while data and not self.transport.is_closing():
             if self._reading_head:
                 room = self.limits.max_header_bytes - self._head_bytes
@@ -126,8 +128,6 @@ class GuardedHttpProtocol(HttpToolsProtocol):
     def on_message_begin(self) -> None:
         super().on_message_begin()
         self._header_count = 0
-        if self._timer is None:
-            self._arm(self.limits.header_timeout_seconds)
 
     def on_header(self, name: bytes, value: bytes) -> None:
         self._header_count += 1
@@ -174,9 +174,14 @@ class GuardedHttpProtocol(HttpToolsProtocol):
             self._timer.cancel()
             self._timer = None
 
+    def _server_holds_back(self) -> bool:
+        """The server is not reading, or the client waits for its `100 Continue`."""
+        waiting = self.cycle is not None and self.cycle.waiting_for_100_continue
+        return waiting or (self.flow is not None and self.flow.read_paused)
+
     def _expired(self, seconds: float) -> None:
         self._timer = None
-        if self.flow is not None and self.flow.read_paused:
-            self._arm(seconds)  # the server is not reading: not the client's delay
+        if self._server_holds_back():
+            self._arm(seconds)  # not the client's delay
         elif not self.transport.is_closing():
             self.transport.close()

@@ -143,8 +143,16 @@ def test_a_client_sending_a_header_line_at_a_time_is_closed(api: ApiProcess) -> 
     assert TIMEOUT_SECONDS - 0.5 < seconds < TIMEOUT_SECONDS + 3
 
 
-def test_a_connection_that_sends_nothing_is_closed(api: ApiProcess) -> None:
-    seconds = closed_after(api.url, b"", iter([b""] * 40), interval=0.25)
+@pytest.mark.parametrize("trickle", [b"", b"\r\n"], ids=["nothing", "blank-lines"])
+def test_a_connection_that_sends_no_request_is_closed(api: ApiProcess, trickle: bytes) -> None:
+    seconds = closed_after(api.url, b"", iter([trickle] * 40), interval=0.25)
+    assert TIMEOUT_SECONDS - 0.5 < seconds < TIMEOUT_SECONDS + 3
+
+
+def test_slow_headers_after_a_kept_alive_request_are_closed(api: ApiProcess) -> None:
+    first = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    head = first + b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    seconds = closed_after(api.url, head, slow_headers(40), interval=0.25)
     assert TIMEOUT_SECONDS - 0.5 < seconds < TIMEOUT_SECONDS + 3
 
 
