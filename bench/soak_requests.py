@@ -9,7 +9,7 @@ header timeout (`SETTINGS`, 10 s here, 30 s by default)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,16 +79,14 @@ def _nothing(count: int) -> Iterator[bytes]:
 def send_hostile_requests(
     api_url: str, api_key: str, api_pids: Callable[[], list[int]]
 ) -> dict[str, Any]:
-    pids = api_pids()
-    for pid in pids:
-        reset_peak(pid)
+    pids = [pid for pid in api_pids() if _reset(pid)]
     baseline = {pid: status_kib(pid, "VmRSS") for pid in pids}
     cpu = sum(cpu_seconds(pid) for pid in pids)
     violations: list[str] = []
     with ThreadPoolExecutor(2) as pool:
         slow = {name: pool.submit(probe) for name, probe in _slow(api_url).items()}
         answered = {case.name: _judge(case, violations) for case in _cases(api_url, api_key)}
-        closed = {name: round(future.result(), 1) for name, future in slow.items()}
+        closed = {name: round(_seconds(future), 1) for name, future in slow.items()}
     for name, seconds in closed.items():
         if not 0 < seconds <= ALLOWED_CLOSE_SECONDS:
             violations.append(
@@ -106,8 +104,27 @@ def send_hostile_requests(
     }
 
 
+def _seconds(probe: Future[float]) -> float:
+    try:
+        return probe.result()
+    except OSError:
+        return -1.0  # no connection: a violation as well
+
+
+def _reset(pid: int) -> bool:
+    """Start the process's peak over; False when it is gone."""
+    try:
+        reset_peak(pid)
+    except OSError:
+        return False
+    return True
+
+
 def _judge(case: _Case, violations: list[str]) -> dict[str, Any]:
-    answer = case.send()
+    try:
+        answer = case.send()
+    except OSError as exc:  # refused, reset before any answer: wrong as well
+        answer = Answer(str(exc).encode(), b"", 0, 0.0)
     sent_mib = answer.sent / MIB
     if answer.status != case.status or sent_mib > case.max_sent_mib:
         violations.append(
