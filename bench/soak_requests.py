@@ -13,20 +13,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from tests.support import hostile_http as hostile
 from tests.support.api_process import cpu_seconds, reset_peak, status_kib
-from tests.support.hostile_http import (
-    MIB,
-    Answer,
-    closed_after,
-    form_of_parts,
-    in_chunks,
-    json_post_head,
-    many_headers,
-    slow_headers,
-    stream,
-    upload_head,
-    zeros,
-)
+from tests.support.hostile_http import MIB, Answer
 
 TIMEOUT_SECONDS = 10.0
 SETTINGS = {
@@ -49,26 +38,32 @@ class _Case:
 
 def _cases(api_url: str, api_key: str) -> list[_Case]:
     total = 256 * MIB
-    parts = form_of_parts(200_000)
+    parts = hostile.form_of_parts(200_000)
+
+    def post(head: bytes, body: Iterator[bytes]) -> Callable[[], Answer]:
+        return lambda: hostile.stream(api_url, head, body)
+
+    declared = post(hostile.json_post_head(total), hostile.zeros(total))
+    chunked = post(hostile.json_post_head(None), hostile.zeros(total, chunked=True))
+    form = post(hostile.upload_head(api_key, len(parts)), hostile.in_chunks(parts))
     return [
-        _Case("json_256_mib_declared", 413, 1,
-              lambda: stream(api_url, json_post_head(total), zeros(total))),
-        _Case("json_256_mib_chunked", 413, 32,
-              lambda: stream(api_url, json_post_head(None), zeros(total, chunked=True))),
-        _Case("form_200000_parts_of_one_name", 422, len(parts) / 2 / MIB,
-              lambda: stream(api_url, upload_head(api_key, len(parts)), in_chunks(parts))),
+        _Case("json_256_mib_declared", 413, 1, declared),
+        _Case("json_256_mib_chunked", 413, 32, chunked),
+        _Case("form_200000_parts_of_one_name", 422, len(parts) / 2 / MIB, form),
         # The header lines count as "sent": all 1.2 MB of them may be on the wire.
-        _Case("headers_100000", 431, 8, lambda: many_headers(api_url, 100_000)),
-        _Case("header_of_70_kib", 431, 8, lambda: many_headers(api_url, 1, 70_000)),
-    ]  # fmt: skip
+        _Case("headers_100000", 431, 8, lambda: hostile.many_headers(api_url, 100_000)),
+        _Case("header_of_70_kib", 431, 8, lambda: hostile.many_headers(api_url, 1, 70_000)),
+    ]
 
 
 def _slow(api_url: str) -> dict[str, Callable[[], float]]:
-    stall = json_post_head(1000) + b'{"url": '
+    stall = hostile.json_post_head(1000) + b'{"url": '
     head = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n"
     return {
-        "header_line_a_second": lambda: closed_after(api_url, head, slow_headers(40), 1.0),
-        "stalled_body": lambda: closed_after(api_url, stall, _nothing(40), 1.0),
+        "header_line_a_second": lambda: hostile.closed_after(
+            api_url, head, hostile.slow_headers(40), 1.0
+        ),
+        "stalled_body": lambda: hostile.closed_after(api_url, stall, _nothing(40), 1.0),
     }
 
 
