@@ -88,6 +88,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         self._header_count = 0
         self._headers_too_large = False
         self._timer: asyncio.TimerHandle | None = None
+        self._body_moved = 0.0  # loop time of the body's last bytes
 
     # Connection
 
@@ -138,11 +139,13 @@ class GuardedHttpProtocol(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         self._reading_head = False
+        self._body_moved = self.loop.time()
         self._arm(self.limits.body_timeout_seconds)
         super().on_headers_complete()
 
     def on_body(self, body: bytes) -> None:
-        self._arm(self.limits.body_timeout_seconds)
+        # A time stamp, not a new timer per chunk: a 200 MiB upload is 3,200 chunks.
+        self._body_moved = self.loop.time()
         super().on_body(body)
 
     def on_message_complete(self) -> None:
@@ -165,9 +168,11 @@ class GuardedHttpProtocol(HttpToolsProtocol):
             self.transport.write(raw_problem(error))
             self.transport.close()
 
-    def _arm(self, seconds: float) -> None:
+    def _arm(self, seconds: float, delay: float | None = None) -> None:
         self._disarm()
-        self._timer = self.loop.call_later(seconds, self._expired, seconds)
+        self._timer = self.loop.call_later(
+            seconds if delay is None else delay, self._expired, seconds
+        )
 
     def _disarm(self) -> None:
         if self._timer is not None:
@@ -181,7 +186,10 @@ class GuardedHttpProtocol(HttpToolsProtocol):
 
     def _expired(self, seconds: float) -> None:
         self._timer = None
+        quiet = seconds if self._reading_head else self.loop.time() - self._body_moved
         if self._server_holds_back():
             self._arm(seconds)  # not the client's delay
+        elif quiet < seconds:
+            self._arm(seconds, delay=seconds - quiet)  # the body moved since
         elif not self.transport.is_closing():
             self.transport.close()

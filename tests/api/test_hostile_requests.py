@@ -162,6 +162,17 @@ def test_a_stalled_body_is_closed(api: ApiProcess) -> None:
     assert TIMEOUT_SECONDS - 0.5 < seconds < TIMEOUT_SECONDS + 3
 
 
+def test_a_slow_body_that_keeps_moving_is_read_to_the_end(api: ApiProcess) -> None:
+    body = b'{"url": "https://a.example", "events": ["upload.completed"]}'
+    port = int(api.url.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(json_post_head(len(body)))
+        for start in range(0, len(body), 10):  # 6 pieces over 3 s, the timeout is 2 s
+            time.sleep(0.5)
+            sock.sendall(body[start : start + 10])
+        assert sock.recv(65536).startswith(b"HTTP/1.1 401 ")
+
+
 def _answer_while_held(api: ApiProcess, connections: int, head: bytes) -> Answer:
     """A request's answer while `connections` others are open, each having sent `head`."""
     port = int(api.url.rsplit(":", 1)[1])
