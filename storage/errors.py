@@ -67,3 +67,7 @@ class ServiceUnavailable(DomainError):
 
 class InvalidTransition(DomainError):
     status, code, title = 409, "invalid_transition", "Invalid status transition"
+
+
+class TooManyWebhookEndpoints(DomainError):
+    status, code, title = 409, "too_many_webhook_endpoints", "Too many webhook endpoints"

@@ -31,6 +31,8 @@ class Settings(BaseSettings):
     # Empty means the embedded default: a SQLite file under var_dir.
     database_url: str = ""
     public_base_url: str = "http://127.0.0.1:8000"
+    # Signs web sessions and seals webhook secrets at rest (storage/secret_box.py):
+    # changing it makes the stored webhook secrets unreadable (docs/webhooks.md).
     secret_key: SecretStr = SecretStr("development-only-secret-key")
 
     # Object store: a local directory (embedded default) or an S3 endpoint.
@@ -46,6 +48,17 @@ class Settings(BaseSettings):
     max_archive_files: int = Field(default=100, gt=0)
     max_archive_bytes: int = Field(default=200 * MIB, gt=0)
     max_external_id_length: int = Field(default=255, gt=0)
+
+    # The request path, per API process (docs/isolation.md, "Request path"): requests in
+    # flight (beyond: 503 with Retry-After), open connections (beyond: 503 and closed),
+    # headers per request and their bytes (beyond: 431), seconds for a request's headers
+    # to arrive and for its body to move on (beyond: the connection is closed).
+    max_concurrent_requests: int = Field(default=100, gt=0)
+    max_connections: int = Field(default=1000, gt=0)
+    max_header_count: int = Field(default=100, gt=0)
+    max_header_bytes: int = Field(default=64 * 1024, gt=0)
+    header_timeout_seconds: float = Field(default=30.0, gt=0)
+    body_timeout_seconds: float = Field(default=30.0, gt=0)
 
     # Per API key: sustained requests per second and burst.
     rate_limit_per_second: float = Field(default=50.0, gt=0)
@@ -105,8 +118,12 @@ class Settings(BaseSettings):
     webhook_retry_max_seconds: float = Field(default=3600.0, gt=0)
     webhook_retry_window_seconds: float = Field(default=86400.0, gt=0)
     webhook_allow_private_targets: bool = False
-    # Deliveries one `docintake webhooks` process has on the wire at once.
-    webhook_concurrency: int = Field(default=8, gt=0)
+    # Deliveries one `docintake webhooks` process has on the wire at once, and how many
+    # may be in flight (over all senders) to one endpoint and for one company: a company
+    # whose endpoint never answers holds at most its caps, the other slots stay free.
+    webhook_concurrency: int = Field(default=16, gt=0)
+    webhook_endpoint_concurrency: int = Field(default=4, gt=0)
+    webhook_company_concurrency: int = Field(default=8, gt=0)
 
     @property
     def max_request_bytes(self) -> int:

@@ -18,11 +18,14 @@ from sqlalchemy import JSON, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from storage.models import AutoId, Base, utcnow
+from storage.secret_box import SEALED_LENGTH
 
 
 class WebhookEndpoint(Base):
-    """Where a company wants its events POSTed. The secret signs every delivery, so it is
-    kept as it is (unlike an API key, it must be used, not only compared)."""
+    """Where a company wants its events POSTed. The secret signs every delivery, so it
+    must be used, not only compared like an API key: it is kept sealed under a key from
+    DOCINTAKE_SECRET_KEY (storage/secret_box.py). After a rotation the previous secret
+    signs too, until `previous_secret_until`."""
 
     __tablename__ = "webhook_endpoints"
 
@@ -30,7 +33,9 @@ class WebhookEndpoint(Base):
     company_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("companies.id"))
     url: Mapped[str] = mapped_column(String(2048))
     events: Mapped[list[str]] = mapped_column(JSON)
-    secret: Mapped[str] = mapped_column(String(64))
+    sealed_secret: Mapped[str] = mapped_column(String(SEALED_LENGTH))
+    sealed_previous_secret: Mapped[str | None] = mapped_column(String(SEALED_LENGTH))
+    previous_secret_until: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     deleted_at: Mapped[datetime | None]
 
@@ -42,7 +47,8 @@ class WebhookDelivery(Base):
     upload or a batch) it is the order of its state changes; `message_id` is the
     `webhook-id` header, the same on every try. `next_attempt_at` is set while the
     delivery is pending (due, or claimed by a sender until then) and cleared once it
-    was delivered or given up."""
+    was delivered or given up. `leased_until` is set while a sender holds it (an attempt
+    in flight), so the claim can count what an endpoint and a company have in flight."""
 
     __tablename__ = "webhook_deliveries"
 
@@ -58,6 +64,7 @@ class WebhookDelivery(Base):
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     next_attempt_at: Mapped[datetime | None]
+    leased_until: Mapped[datetime | None]
     last_attempt_at: Mapped[datetime | None]
     last_status_code: Mapped[int | None]
     last_error: Mapped[str | None] = mapped_column(Text)
@@ -67,6 +74,7 @@ class WebhookDelivery(Base):
 
     __table_args__ = (
         Index("ix_webhook_deliveries_next_attempt_at", "next_attempt_at"),
+        Index("ix_webhook_deliveries_leased_until", "leased_until"),
         # The ordering check: an earlier pending delivery of the same subject.
         Index("ix_webhook_deliveries_endpoint_subject", "endpoint_id", "subject_id", "id"),
         # The web application's recent deliveries of an endpoint.

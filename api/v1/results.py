@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Path, Query, Request, Response, Security
 
+from api.body_limits import BodyKind, body_limit
 from api.deps import CompanyIdDep, ReadSessionDep, ServicesDep, api_key_scheme
 from api.errors import problem_responses
 from api.v1.result_models import ResultOut, ResultPage
@@ -78,6 +79,7 @@ def _result_id(raw: str) -> uuid.UUID:
     " Follow `nextCursor` until `hasMore` is false; keep it to ask for later changes."
     " Nothing is skipped or repeated while results change between pages.\n\n" + _VERSIONED,
 )
+@body_limit(BodyKind.NONE)
 def list_results(
     request: Request,
     services: ServicesDep,
@@ -129,6 +131,7 @@ def list_results(
     " strings, dates ISO 8601; an invoice's fields name their EN 16931 business terms.\n\n"
     + _VERSIONED,
 )
+@body_limit(BodyKind.NONE)
 def get_result(
     result_id: ResultId,
     request: Request,
@@ -163,6 +166,7 @@ def get_result(
     },
     summary="Download the original file of a result",
 )
+@body_limit(BodyKind.NONE)
 def get_result_original(
     result_id: ResultId, services: ServicesDep, session: ReadSessionDep, company_id: CompanyIdDep
 ) -> Response:

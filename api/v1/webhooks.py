@@ -1,7 +1,8 @@
 """Webhook endpoints over the API (issue 16), and the events in OpenAPI's `webhooks`.
 
 A company registers URLs with its API key; each answer is problem+json on error like
-everywhere. The secret that signs deliveries is shown once, in the 201 answer."""
+everywhere. The secret that signs deliveries is shown once, in the 201 answer (and a new
+one in the answer to a rotation); it is stored sealed (storage/secret_box.py)."""
 
 from __future__ import annotations
 
@@ -14,11 +15,13 @@ from fastapi import APIRouter, FastAPI, Path, Response, Security
 from pydantic import Field, WithJsonSchema, field_serializer, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from api.body_limits import BodyKind, body_limit
 from api.deps import CompanyIdDep, ReadSessionDep, ServicesDep, api_key_scheme
 from api.errors import problem_responses
 from storage import errors
 from storage.repositories import webhooks as webhook_repo
 from storage.resources import BatchOut, ResultRef, UploadOut, WireModel, utc_z
+from storage.secret_box import SecretBox
 from storage.webhook_models import WebhookEndpoint, WebhookEvent
 
 router = APIRouter(prefix="/v1", tags=["webhooks"], dependencies=[Security(api_key_scheme)])
@@ -80,6 +83,17 @@ class WebhookEndpointCreated(WebhookEndpointOut):
     )
 
 
+class WebhookSecretRotated(WebhookEndpointCreated):
+    previous_secret_expires_at: datetime = Field(
+        description="Until then deliveries carry a second signature, under the previous"
+        " secret (ISO 8601 UTC with `Z`)."
+    )
+
+    @field_serializer("previous_secret_expires_at")
+    def _expires_at(self, value: datetime) -> str:
+        return utc_z(value)
+
+
 def _json(body: WebhookEndpointOut | list[WebhookEndpointOut], status_code: int) -> Response:
     if isinstance(body, list):
         content = "[" + ",".join(item.model_dump_json(by_alias=True) for item in body) + "]"
@@ -99,17 +113,21 @@ def _with_bad_request(responses: dict[int | str, dict[str, Any]]) -> dict[int | 
     status_code=201,
     response_model=WebhookEndpointCreated,
     operation_id="createWebhookEndpoint",
-    responses=_with_bad_request(problem_responses(401, 422, 429, 500, 503)),
-    summary="Register a webhook endpoint",
+    responses=_with_bad_request(problem_responses(401, 409, 413, 422, 429, 500, 503)),
+    summary="Register a webhook endpoint (at most 20 per company)",
 )
+@body_limit(BodyKind.JSON)
 def create_webhook_endpoint(
     body: WebhookEndpointIn, services: ServicesDep, company_id: CompanyIdDep
 ) -> Response:
+    box = SecretBox.for_webhooks(services.settings)
     with services.db.session() as session:
-        endpoint = webhook_repo.create_endpoint(session, company_id, body.url, body.events)
+        endpoint, secret = webhook_repo.create_endpoint(
+            session, company_id, body.url, body.events, box
+        )
         session.commit()
         created = WebhookEndpointCreated(
-            **WebhookEndpointOut.of(endpoint).model_dump(), secret=endpoint.secret
+            **WebhookEndpointOut.of(endpoint).model_dump(), secret=secret
         )
     return _json(created, 201)
 
@@ -121,11 +139,13 @@ def create_webhook_endpoint(
     responses=problem_responses(401, 429, 500, 503),
     summary="List the company's webhook endpoints (without secrets)",
 )
+@body_limit(BodyKind.NONE)
 def list_webhook_endpoints(company_id: CompanyIdDep, session: ReadSessionDep) -> Response:
     endpoints = webhook_repo.live_endpoints(session, company_id)
     return _json([WebhookEndpointOut.of(endpoint) for endpoint in endpoints], 200)
 
 
+@body_limit(BodyKind.NONE)
 def _only_get_and_post() -> None:
     """One route per method would answer a 405 naming only the first one's method."""
     raise StarletteHTTPException(405, "Method Not Allowed", headers={"Allow": "GET, POST"})
@@ -147,18 +167,49 @@ router.add_api_route(
     responses=problem_responses(401, 404, 429, 500, 503),
     summary="Delete a webhook endpoint; its pending deliveries stop at once",
 )
+@body_limit(BodyKind.NONE)
 def delete_webhook_endpoint(
     endpoint_id: EndpointId, services: ServicesDep, company_id: CompanyIdDep
 ) -> Response:
-    try:
-        parsed = uuid.UUID(endpoint_id)
-    except ValueError:
-        raise errors.NotFound("webhook endpoint not found") from None
     with services.db.session() as session:
-        if not webhook_repo.delete_endpoint(session, company_id, parsed):
+        if not webhook_repo.delete_endpoint(session, company_id, _parsed(endpoint_id)):
             raise errors.NotFound("webhook endpoint not found")
         session.commit()
     return Response(status_code=204)
+
+
+@router.post(
+    "/webhook-endpoints/{endpoint_id}/rotate-secret",
+    response_model=WebhookSecretRotated,
+    operation_id="rotateWebhookSecret",
+    responses=problem_responses(401, 404, 429, 500, 503),
+    summary="Give the endpoint a new secret; the previous one still signs for 24 h",
+)
+@body_limit(BodyKind.NONE)
+def rotate_webhook_secret(
+    endpoint_id: EndpointId, services: ServicesDep, company_id: CompanyIdDep
+) -> Response:
+    box = SecretBox.for_webhooks(services.settings)
+    with services.db.session() as session:
+        rotation = webhook_repo.rotate_secret(session, company_id, _parsed(endpoint_id), box)
+        if rotation is None:
+            raise errors.NotFound("webhook endpoint not found")
+        endpoint, secret = rotation
+        session.commit()
+        assert endpoint.previous_secret_until is not None
+        rotated = WebhookSecretRotated(
+            **WebhookEndpointOut.of(endpoint).model_dump(),
+            secret=secret,
+            previous_secret_expires_at=endpoint.previous_secret_until,
+        )
+    return _json(rotated, 200)
+
+
+def _parsed(endpoint_id: str) -> uuid.UUID:
+    try:
+        return uuid.UUID(endpoint_id)
+    except ValueError:
+        raise errors.NotFound("webhook endpoint not found") from None
 
 
 # --- the events, for OpenAPI's `webhooks` section --------------------------------------
@@ -238,7 +289,8 @@ EVENT_BODIES: dict[WebhookEvent, tuple[type[_Event], str]] = {
 DELIVERY_DESCRIPTION = """POSTed to each endpoint registered for the event, signed as the
 Standard Webhooks specification says: headers `webhook-id` (the same on every retry),
 `webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,` + base64 of the
-HMAC-SHA256 of `{id}.{timestamp}.{body}` under the base64-decoded secret after `whsec_`).
+HMAC-SHA256 of `{id}.{timestamp}.{body}` under the base64-decoded secret after `whsec_`;
+for 24 h after a secret rotation a second one under the previous secret, space-separated).
 Answer 2xx within 10 s; anything else is retried with the same `webhook-id` (first retry
 within 10 s, then doubling up to 1 h, for at least 24 h). One upload's events arrive in
 the order of its states. `data` is the resource exactly as the GET endpoint returns it at

@@ -1,21 +1,26 @@
 """The company's webhook endpoints and their recent deliveries (status code, attempts,
-next try), with a button that sends a delivery again. Endpoints are registered over the
-API (POST /v1/webhook-endpoints); here they are watched."""
+next try), with a button that sends a delivery again and one that rotates an endpoint's
+secret (the new one shown once, on the page that answers the form). Endpoints are
+registered over the API (POST /v1/webhook-endpoints); here they are watched."""
 
 from __future__ import annotations
 
 import re
+import uuid
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from api.body_limits import BodyKind, body_limit
 from api.deps import ServicesDep
 from api.web.auth import CsrfUser, CurrentUser
 from api.web.i18n import N_
 from api.web.render import not_found_page, render
 from storage.repositories import webhooks as webhook_repo
+from storage.secret_box import SecretBox
 from storage.webhook_models import WebhookDelivery, WebhookEndpoint
 
 router = APIRouter(include_in_schema=False)
@@ -30,6 +35,15 @@ class EndpointView:
     deliveries: list[WebhookDelivery]
 
 
+@dataclass(frozen=True)
+class Rotated:
+    """A secret just rotated: shown on this one page, never again."""
+
+    endpoint_id: uuid.UUID
+    secret: str
+    previous_until: datetime
+
+
 def delivery_state(delivery: WebhookDelivery) -> str:
     """The state's English msgid (the page translates it and picks its colour by it)."""
     if delivery.delivered_at is not None:
@@ -40,7 +54,14 @@ def delivery_state(delivery: WebhookDelivery) -> str:
 
 
 @router.get("/app/settings/webhooks", response_class=HTMLResponse)
+@body_limit(BodyKind.NONE)
 def webhooks_page(request: Request, user: CurrentUser, services: ServicesDep) -> HTMLResponse:
+    return _page(request, user, services, None)
+
+
+def _page(
+    request: Request, user: CurrentUser, services: ServicesDep, rotated: Rotated | None
+) -> HTMLResponse:
     with services.db.read_session() as session:
         views = [
             EndpointView(
@@ -56,10 +77,39 @@ def webhooks_page(request: Request, user: CurrentUser, services: ServicesDep) ->
         endpoints=views,
         state_of=delivery_state,
         sent_again=request.query_params.get("sent"),
+        rotated=rotated,
     )
 
 
+@router.post("/app/settings/webhooks/rotate-secret", response_class=HTMLResponse)
+@body_limit(BodyKind.FORM)
+def rotate_secret(
+    request: Request,
+    user: CsrfUser,
+    services: ServicesDep,
+    endpoint: Annotated[str, Form(max_length=64)] = "",
+) -> Response:
+    """A new secret for the endpoint (its id in the form field `endpoint`); the previous
+    one signs beside it for 24 h. The answer is the page itself, the secret on it once:
+    a redirect would have to carry it in the URL."""
+    try:
+        endpoint_id = uuid.UUID(endpoint)
+    except ValueError:
+        return not_found_page(request, user)
+    box = SecretBox.for_webhooks(services.settings)
+    with services.db.session() as session:
+        rotation = webhook_repo.rotate_secret(session, user.company_id, endpoint_id, box)
+        if rotation is None:
+            return not_found_page(request, user)
+        rotated_endpoint, secret = rotation
+        assert rotated_endpoint.previous_secret_until is not None
+        rotated = Rotated(endpoint_id, secret, rotated_endpoint.previous_secret_until)
+        session.commit()
+    return _page(request, user, services, rotated)
+
+
 @router.post("/app/settings/webhooks/send-again")
+@body_limit(BodyKind.FORM)
 def send_again(
     request: Request,
     user: CsrfUser,

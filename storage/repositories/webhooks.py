@@ -1,9 +1,8 @@
-"""Webhook endpoints and the outbox of deliveries: every statement on these tables.
+"""Webhook endpoints and the outbox of deliveries: every statement on these tables but
+the claims (storage/repositories/webhook_claims.py).
 
-Claims are atomic like the pipeline's (storage/repositories/work.py): `FOR UPDATE SKIP
-LOCKED` on Postgres, the database write lock on SQLite, so any number of senders share
-the outbox. A delivery is claimed by moving its `next_attempt_at` a lease ahead; a
-sender that dies mid-delivery leaves it to be claimed again when the lease ends.
+Secrets are stored sealed (storage/secret_box.py): a new one is shown to its caller
+once, in the clear only on its way out of here.
 """
 
 from __future__ import annotations
@@ -12,19 +11,26 @@ import base64
 import secrets
 import uuid
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, bindparam, exists, func, select, update
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy import bindparam, func, select, update
+from sqlalchemy.orm import Session
 
+from storage import errors
 from storage.db import locked
-from storage.models import UTCDateTime, utcnow
+from storage.models import Company, utcnow
+from storage.secret_box import SecretBox
 from storage.webhook_models import WebhookDelivery, WebhookEndpoint
 
 SECRET_PREFIX = "whsec_"
 MAX_ERROR_LENGTH = 1000
+# Each event is multiplied by the company's endpoints: a bound on what one company can
+# make the outbox and the senders carry.
+MAX_ENDPOINTS_PER_COMPANY = 20
+# After a rotation the previous secret still signs (a second `v1,` signature) this long,
+# so receivers can switch over without losing an event (Standard Webhooks).
+PREVIOUS_SECRET_VALID = timedelta(hours=24)
 
 
 def new_secret() -> str:
@@ -40,14 +46,50 @@ def new_message_id() -> str:
 
 
 def create_endpoint(
-    session: Session, company_id: uuid.UUID, url: str, events: Sequence[str]
-) -> WebhookEndpoint:
+    session: Session, company_id: uuid.UUID, url: str, events: Sequence[str], box: SecretBox
+) -> tuple[WebhookEndpoint, str]:
+    """A new endpoint and its secret (stored sealed, in the clear only here);
+    `TooManyWebhookEndpoints` when the company has the most it may.
+    The company's row lock makes the count and the insert one step on Postgres (SQLite
+    writers hold the database's write lock anyway)."""
+    session.execute(locked(session, select(Company.id).where(Company.id == company_id)))
+    live = select(func.count()).where(
+        WebhookEndpoint.company_id == company_id, WebhookEndpoint.deleted_at.is_(None)
+    )
+    if (session.scalar(live) or 0) >= MAX_ENDPOINTS_PER_COMPANY:
+        raise errors.TooManyWebhookEndpoints(
+            f"a company may have at most {MAX_ENDPOINTS_PER_COMPANY} webhook endpoints;"
+            " delete one first"
+        )
+    secret = new_secret()
     endpoint = WebhookEndpoint(
-        company_id=company_id, url=url, events=list(events), secret=new_secret()
+        company_id=company_id, url=url, events=list(events), sealed_secret=box.seal(secret)
     )
     session.add(endpoint)
     session.flush()
-    return endpoint
+    return endpoint, secret
+
+
+def rotate_secret(
+    session: Session, company_id: uuid.UUID, endpoint_id: uuid.UUID, box: SecretBox
+) -> tuple[WebhookEndpoint, str] | None:
+    """A new secret, which signs from now on; the current one keeps signing beside it for
+    `PREVIOUS_SECRET_VALID` (a secret rotated out before is dropped). None when the
+    company has no such live endpoint."""
+    statement = select(WebhookEndpoint).where(
+        WebhookEndpoint.id == endpoint_id,
+        WebhookEndpoint.company_id == company_id,
+        WebhookEndpoint.deleted_at.is_(None),
+    )
+    endpoint = session.scalars(locked(session, statement)).one_or_none()
+    if endpoint is None:
+        return None
+    secret = new_secret()
+    endpoint.sealed_previous_secret = endpoint.sealed_secret
+    endpoint.previous_secret_until = utcnow() + PREVIOUS_SECRET_VALID
+    endpoint.sealed_secret = box.seal(secret)
+    session.flush()
+    return endpoint, secret
 
 
 def live_endpoints(session: Session, company_id: uuid.UUID) -> list[WebhookEndpoint]:
@@ -116,79 +158,6 @@ def add_delivery(
     )
 
 
-@dataclass(frozen=True, slots=True)
-class ClaimedDelivery:
-    """What a sender needs to make one attempt."""
-
-    id: int
-    message_id: str
-    url: str
-    secret: str
-    payload: dict[str, Any]
-    attempts: int  # including this one
-
-
-def _due(now: datetime | ColumnElement[datetime], limit: int) -> Select[tuple[int]]:
-    """Due deliveries to live endpoints, oldest due first. A delivery waits while an
-    earlier one of the same subject to the same endpoint is pending: one upload's
-    events arrive in the order of its states."""
-    delivery = WebhookDelivery
-    earlier = aliased(WebhookDelivery)
-    blocked = exists().where(
-        earlier.endpoint_id == delivery.endpoint_id,
-        earlier.subject_id == delivery.subject_id,
-        earlier.id < delivery.id,
-        earlier.next_attempt_at.is_not(None),
-    )
-    live = select(WebhookEndpoint.id).where(WebhookEndpoint.deleted_at.is_(None))
-    return (
-        select(delivery.id)
-        .where(delivery.next_attempt_at <= now, delivery.endpoint_id.in_(live), ~blocked)
-        .order_by(delivery.next_attempt_at, delivery.id)
-        .limit(limit)
-    )
-
-
-def has_due(session: Session, now: datetime) -> bool:
-    """Whether a claim would find anything: a read, cheaper than a claim's write."""
-    return session.scalars(_ANY_DUE, {"now": now}).first() is not None
-
-
-# Built once: the sender asks five times a second.
-_ANY_DUE = _due(bindparam("now", type_=UTCDateTime()), 1)
-
-
-def claim_due(
-    session: Session, now: datetime, limit: int, lease: timedelta
-) -> list[ClaimedDelivery]:
-    """Up to `limit` due deliveries (see `_due`), each moved a lease ahead and counted
-    as an attempt."""
-    delivery = WebhookDelivery
-    statement = select(delivery).where(delivery.id.in_(_due(now, limit))).order_by(delivery.id)
-    claimed = list(session.scalars(locked(session, statement, skip_locked=True)))
-    if not claimed:
-        return []
-    targets = _targets(session, {row.endpoint_id for row in claimed})
-    for row in claimed:
-        row.attempts += 1
-        row.next_attempt_at = now + lease
-        row.last_attempt_at = now
-    session.flush()
-    return [
-        ClaimedDelivery(
-            row.id, row.message_id, *targets[row.endpoint_id], row.payload, row.attempts
-        )
-        for row in claimed
-    ]
-
-
-def _targets(session: Session, endpoint_ids: set[uuid.UUID]) -> dict[uuid.UUID, tuple[str, str]]:
-    statement = select(WebhookEndpoint.id, WebhookEndpoint.url, WebhookEndpoint.secret).where(
-        WebhookEndpoint.id.in_(endpoint_ids)
-    )
-    return {endpoint_id: (url, secret) for endpoint_id, url, secret in session.execute(statement)}
-
-
 def record_delivered(session: Session, delivery_id: int, status_code: int, now: datetime) -> None:
     session.execute(
         update(WebhookDelivery)
@@ -196,6 +165,7 @@ def record_delivered(session: Session, delivery_id: int, status_code: int, now: 
         .values(
             delivered_at=now,
             next_attempt_at=None,
+            leased_until=None,
             last_status_code=status_code,
             last_error=None,
         )
@@ -216,6 +186,7 @@ def record_failed(
         .where(WebhookDelivery.id == delivery_id, WebhookDelivery.delivered_at.is_(None))
         .values(
             next_attempt_at=retry_at,
+            leased_until=None,
             gave_up_at=now if retry_at is None else None,
             last_status_code=status_code,
             last_error=error[:MAX_ERROR_LENGTH],

@@ -1,10 +1,12 @@
-"""POST/GET/DELETE /v1/webhook-endpoints: the company's own endpoints only, the secret
-shown once, problem+json errors; the events in OpenAPI's `webhooks` section."""
+"""POST/GET/DELETE /v1/webhook-endpoints: the company's own endpoints only, at most 20,
+the secret shown once, rotation, problem+json errors; the events in OpenAPI's `webhooks`
+section."""
 
 from __future__ import annotations
 
 import base64
 import re
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from fastapi.testclient import TestClient
@@ -121,3 +123,41 @@ def test_other_methods_name_both_allowed_ones(client: TestClient, tenant: Tenant
     response = client.request("PATCH", ENDPOINTS, headers=tenant.headers)
     assert_problem(response, 405, "method_not_allowed")
     assert response.headers["Allow"] == "GET, POST"
+
+
+def test_a_company_has_at_most_twenty_endpoints(
+    client: TestClient, tenant: Tenant, other_tenant: Tenant
+) -> None:
+    created = [_create(client, tenant, url=f"https://hooks.example.com/{n}") for n in range(20)]
+    body = {"url": "https://hooks.example.com/21", "events": ["upload.completed"]}
+    refused = client.post(ENDPOINTS, headers=tenant.headers, json=body)
+    assert_problem(refused, 409, "too_many_webhook_endpoints")
+    assert "at most 20" in refused.json()["detail"]
+    assert len(client.get(ENDPOINTS, headers=tenant.headers).json()) == 20
+    _create(client, other_tenant)  # the cap is per company
+
+    client.delete(f"{ENDPOINTS}/{created[0]['id']}", headers=tenant.headers)
+    _create(client, tenant, url="https://hooks.example.com/21")
+
+
+def test_rotating_gives_a_new_secret_and_keeps_the_old_one_for_a_day(
+    client: TestClient, tenant: Tenant, other_tenant: Tenant
+) -> None:
+    created = _create(client, tenant)
+    rotate = f"{ENDPOINTS}/{created['id']}/rotate-secret"
+    assert_problem(client.post(rotate, headers=other_tenant.headers), 404, "not_found")
+    assert_problem(
+        client.post(f"{ENDPOINTS}/not-a-uuid/rotate-secret", headers=tenant.headers),
+        404,
+        "not_found",
+    )
+
+    response = client.post(rotate, headers=tenant.headers)
+    assert response.status_code == 200, response.text
+    rotated = response.json()
+    assert set(rotated) == {"id", "url", "events", "secret", "createdAt", "previousSecretExpiresAt"}
+    assert rotated["id"] == created["id"] and rotated["secret"] != created["secret"]
+    assert str(rotated["secret"]).startswith("whsec_")
+    expires = datetime.fromisoformat(str(rotated["previousSecretExpiresAt"]))
+    assert abs(expires - datetime.now(UTC) - timedelta(hours=24)) < timedelta(minutes=1)
+    assert rotated["secret"] not in client.get(ENDPOINTS, headers=tenant.headers).text

@@ -29,7 +29,8 @@ from storage.models import Upload, utcnow
 from storage.objectstore import LocalDirStore
 from storage.repositories import uploads as upload_repo
 from storage.repositories import webhooks as webhook_repo
-from storage.repositories.webhooks import ClaimedDelivery
+from storage.repositories.webhook_claims import ClaimedDelivery
+from storage.secret_box import SecretBox
 from storage.settings import Environment, Settings
 from storage.states import UploadStatus
 from storage.webhook_models import WebhookDelivery
@@ -86,11 +87,13 @@ def wait_for(check: Callable[[], bool], seconds: float = 120.0) -> None:
         time.sleep(0.05)
 
 
-def endpoint(db: Database, tenant: Tenant, url: str) -> str:
+def endpoint(db: Database, tenant: Tenant, url: str, settings: Settings | None = None) -> str:
+    """A new endpoint of the tenant's; its secret, sealed under the settings' key."""
     with db.session() as session:
-        created = webhook_repo.create_endpoint(session, tenant.company_id, url, EVENTS)
+        box = SecretBox.for_webhooks(settings or Settings())
+        _, secret = webhook_repo.create_endpoint(session, tenant.company_id, url, EVENTS, box)
         session.commit()
-    return created.secret
+    return secret
 
 
 def failed_upload(db: Database, tenant: Tenant) -> uuid.UUID:
@@ -232,7 +235,7 @@ def test_the_retry_schedule_spans_a_day_in_production() -> None:
 def test_the_body_is_compact_json_with_absolute_result_urls() -> None:
     result = {"type": "invoice", "id": "x", "url": "/app/invoices/x"}
     payload = {"type": "upload.completed", "timestamp": "t", "data": {"result": result}}
-    claimed = ClaimedDelivery(1, "msg_1", "http://h/", "whsec_", payload, 1)
+    claimed = ClaimedDelivery(1, "msg_1", "http://h/", ("v1.",), payload, 1)
     body = json.loads(event_body(claimed, "https://docs.example.com/"))
     assert body["data"]["result"]["url"] == "https://docs.example.com/app/invoices/x"
 

@@ -1,5 +1,7 @@
 """`docintake webhooks` killed with SIGKILL while its deliveries are on the wire: after a
-restart every event is delivered, with the same `webhook-id`, and none is lost."""
+restart every event is delivered, with the same `webhook-id`, and none is lost; each
+signed with the secret sealed in the database, opened by each new process with the key
+from its environment."""
 
 from __future__ import annotations
 
@@ -11,8 +13,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from sqlalchemy import Engine
+from standardwebhooks import Webhook
 
 from storage.db import Database
+from storage.settings import Settings
 from tests.conftest import make_tenant
 from tests.flows.test_webhook_sender import (
     delivered,
@@ -25,6 +29,7 @@ from tests.support.webhook_receiver import new_receiver, receiving
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = 5
+SECRET_KEY = "restart-test-key-" + "k" * 32
 
 
 @contextmanager
@@ -34,7 +39,9 @@ def sender_process(engine: Engine, var_dir: Path) -> Iterator[subprocess.Popen[b
         "DOCINTAKE_ENVIRONMENT": "test",
         "DOCINTAKE_VAR_DIR": str(var_dir),
         "DOCINTAKE_DATABASE_URL": engine.url.render_as_string(hide_password=False),
+        "DOCINTAKE_SECRET_KEY": SECRET_KEY,
         "DOCINTAKE_WEBHOOK_TIMEOUT_SECONDS": "2",
+        "DOCINTAKE_WEBHOOK_ENDPOINT_CONCURRENCY": str(EVENTS),  # all of them on the wire
         "DOCINTAKE_WEBHOOK_RETRY_BASE_SECONDS": "0.2",
         "DOCINTAKE_WEBHOOK_RETRY_MAX_SECONDS": "1",
     }
@@ -60,7 +67,7 @@ def test_a_sender_killed_mid_delivery_delivers_everything_after_a_restart(
     tenant = make_tenant(db)
     receiver = new_receiver(204)
     receiver.gate.clear()  # every request waits: the deliveries stay on the wire
-    endpoint(db, tenant, receiver.url)
+    secret = endpoint(db, tenant, receiver.url, Settings(secret_key=SECRET_KEY))
     for _ in range(EVENTS):
         failed_upload(db, tenant)
     with receiving(receiver):
@@ -71,10 +78,12 @@ def test_a_sender_killed_mid_delivery_delivers_everything_after_a_restart(
         assert not any(row.delivered_at for row in deliveries(db))
         receiver.gate.set()
         with sender_process(fresh_engine, tmp_path / "var"):
-            # Claims of the killed sender come back when their lease ends (3 x 2 s + 5 s).
+            # Claims of the killed sender come back when their lease ends (2 s + 20 s).
             wait_for(delivered(db, EVENTS), 300)
 
     rows = deliveries(db)
     assert len(rows) == EVENTS and all(row.attempts == 2 for row in rows)
     received = [request.message_id for request in receiver.requests()]
     assert sorted(received) == sorted(2 * [row.message_id for row in rows])
+    for request in receiver.requests():
+        Webhook(secret).verify(request.body, request.headers)

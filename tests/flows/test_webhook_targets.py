@@ -16,7 +16,7 @@ from cryptography.x509.oid import NameOID
 from sqlalchemy import Engine
 from standardwebhooks import Webhook
 
-from flows.webhook_http import TargetPolicy, TargetRefused, resolve, sign
+from flows.webhook_http import Deadline, TargetPolicy, TargetRefused, resolve, sign
 from storage.db import Database
 from storage.settings import Environment, Settings
 from tests.conftest import make_tenant
@@ -39,13 +39,37 @@ REFUSED_IN_PRODUCTION = [
     "172.16.0.1",
     "192.168.1.1",
     "100.64.0.1",
-    "169.254.169.254",
-    "fe80::1",
     "fc00::1",
     "0.0.0.0",
     "::",
     "224.0.0.1",
     "240.0.0.1",
+    # IPv6 forms that lead to a private IPv4 address, which `is_global` calls public.
+    "64:ff9b::a00:1",  # NAT64 of 10.0.0.1
+    "64:ff9b::7f00:1",  # NAT64 of 127.0.0.1
+    "2002:a00:1::1",  # 6to4 of 10.0.0.1
+    "2002:c0a8:101::",  # 6to4 of 192.168.1.1
+    "::a00:1",  # IPv4-compatible 10.0.0.1
+    "::7f00:1",  # IPv4-compatible 127.0.0.1
+    "fec0::1",  # site-local
+    "64:ff9b:1::a00:1",  # local-use NAT64
+]
+# Cloud metadata and link-local: refused even where private targets are allowed.
+NEVER_ALLOWED = [
+    "169.254.169.254",
+    "169.254.170.2",
+    "169.254.170.23",
+    "169.254.1.1",
+    "fe80::1",
+    "fd00:ec2::254",
+    "fd00:ec2::23",
+    "100.100.100.200",
+    "192.0.0.192",
+    "168.63.129.16",
+    "::ffff:169.254.169.254",
+    "64:ff9b::a9fe:a9fe",  # NAT64 of 169.254.169.254
+    "2002:a9fe:a9fe::",  # 6to4 of 169.254.169.254
+    "::a9fe:a9fe",  # IPv4-compatible 169.254.169.254
 ]
 
 
@@ -71,7 +95,19 @@ def test_production_refuses_addresses_that_are_not_public(address: str, tmp_path
     assert allowing.refusal(ipaddress.ip_address(address)) is None
 
 
-@pytest.mark.parametrize("address", ["93.184.216.34", "2606:4700:4700::1111", "8.8.8.8"])
+@pytest.mark.parametrize("address", NEVER_ALLOWED)
+def test_metadata_and_link_local_addresses_are_never_allowed(address: str, tmp_path: Path) -> None:
+    allowing = TargetPolicy.from_settings(production(tmp_path, webhook_allow_private_targets=True))
+    assert allowing.refusal(ipaddress.ip_address(address)) is not None
+    assert TargetPolicy.from_settings(fast_settings(tmp_path)).refusal(
+        ipaddress.ip_address(address)
+    )
+
+
+PUBLIC = ["93.184.216.34", "2606:4700:4700::1111", "8.8.8.8", "64:ff9b::808:808", "2002:808:808::"]
+
+
+@pytest.mark.parametrize("address", PUBLIC)
 def test_public_addresses_are_allowed(address: str, tmp_path: Path) -> None:
     policy = TargetPolicy.from_settings(production(tmp_path))
     assert policy.refusal(ipaddress.ip_address(address)) is None
@@ -88,13 +124,17 @@ def test_development_allows_loopback_only(tmp_path: Path) -> None:
 @pytest.mark.parametrize("url", ["ftp://example.com/x", "file:///etc/passwd", "gopher://h/"])
 def test_only_http_and_https(url: str, tmp_path: Path) -> None:
     with pytest.raises(TargetRefused):
-        resolve(url, TargetPolicy.from_settings(fast_settings(tmp_path)))
+        resolve(url, TargetPolicy.from_settings(fast_settings(tmp_path)), Deadline(5))
 
 
 def test_names_are_resolved_and_checked_when_sending(tmp_path: Path) -> None:
     with pytest.raises(TargetRefused, match=r"localhost resolves to 127\.0\.0\.1"):
-        resolve("http://localhost:8000/hook", TargetPolicy.from_settings(production(tmp_path)))
-    target = resolve("http://localhost:8000/hook?a=1", TargetPolicy(True, False))
+        resolve(
+            "http://localhost:8000/hook",
+            TargetPolicy.from_settings(production(tmp_path)),
+            Deadline(5),
+        )
+    target = resolve("http://localhost:8000/hook?a=1", TargetPolicy(True, False), Deadline(5))
     assert target.addresses == ("127.0.0.1",)
     assert (target.host_header, target.path) == ("localhost:8000", "/hook?a=1")
 
@@ -105,7 +145,7 @@ def test_a_production_sender_refuses_a_loopback_receiver(
     db = Database(fresh_engine)
     tenant = make_tenant(db)
     receiver = new_receiver(204)
-    endpoint(db, tenant, receiver.url)
+    endpoint(db, tenant, receiver.url, production(tmp_path))
     failed_upload(db, tenant)
     with receiving(receiver), sending(db, production(tmp_path)):
         wait_for(lambda: deliveries(db)[0].attempts >= 2)

@@ -12,15 +12,17 @@ from storage.db import Database
 from storage.repositories import web_results
 from storage.repositories import webhooks as webhook_repo
 from storage.repositories.results import book_result
+from storage.secret_box import SecretBox
 from storage.webhook_models import WebhookDelivery
 from tests.conftest import Tenant
 
+BOX = SecretBox("test-key", b"test")
 STATEMENT = {"transactions": [{"amount": "1.00"}, {"amount": "2.00"}]}
 
 
 def _listen(db: Database, company_id: uuid.UUID, events: list[str]) -> None:
     with db.session() as session:
-        webhook_repo.create_endpoint(session, company_id, "http://127.0.0.1:9/hook", events)
+        webhook_repo.create_endpoint(session, company_id, "http://127.0.0.1:9/hook", events, BOX)
         session.commit()
 
 

@@ -16,9 +16,10 @@ from storage import webhook_outbox
 from storage.db import Database
 from storage.models import Batch, Result, Upload, utcnow
 from storage.repositories import uploads as upload_repo
-from storage.repositories import web_results
+from storage.repositories import web_results, webhook_claims
 from storage.repositories import webhooks as webhook_repo
 from storage.repositories import work as work_repo
+from storage.secret_box import SecretBox
 from storage.states import UploadStatus
 from storage.webhook_models import WebhookDelivery
 from storage.work_news import WEBHOOK
@@ -26,13 +27,15 @@ from tests.conftest import Tenant
 
 OWNER = "outbox-test"
 LEASE = timedelta(minutes=1)
+BOX = SecretBox("test-key", b"test")
+CAPS = webhook_claims.InFlightCaps(100, 100)
 ALL_EVENTS = ["upload.completed", "upload.failed", "upload.deleted", "batch.completed"]
 
 
 def _endpoint(db: Database, company_id: uuid.UUID, events: list[str] | None = None) -> uuid.UUID:
     with db.session() as session:
-        endpoint = webhook_repo.create_endpoint(
-            session, company_id, "http://127.0.0.1:9/hook", events or ALL_EVENTS
+        endpoint, _ = webhook_repo.create_endpoint(
+            session, company_id, "http://127.0.0.1:9/hook", events or ALL_EVENTS, BOX
         )
         session.commit()
     return endpoint.id
@@ -235,9 +238,9 @@ def test_a_refused_archive_fails_its_batch_with_an_event(
     assert delivery.payload["data"]["status"] == "failed"
 
 
-def _claim_all(db: Database) -> list[webhook_repo.ClaimedDelivery]:
+def _claim_all(db: Database) -> list[webhook_claims.ClaimedDelivery]:
     with db.session() as session:
-        claimed = webhook_repo.claim_due(session, utcnow(), 100, LEASE)
+        claimed = webhook_claims.claim_due(session, utcnow(), 100, LEASE, CAPS)
         session.commit()
     return claimed
 

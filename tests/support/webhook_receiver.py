@@ -1,10 +1,12 @@
 """A real webhook receiver on loopback: uvicorn in a thread, recording every request.
 
 Its answers follow a script: a list of status codes used one per request (the last one
-repeats), and a gate that holds requests until opened (to keep a delivery on the wire)."""
+repeats), and a gate that holds requests until opened (to keep a delivery on the wire).
+And a black hole: an address whose connections are never accepted."""
 
 from __future__ import annotations
 
+import socket
 import ssl
 import threading
 import time
@@ -111,3 +113,33 @@ def new_receiver(*statuses: int) -> Receiver:
 
 def trusting(certificate: Path) -> ssl.SSLContext:
     return ssl.create_default_context(cafile=str(certificate))
+
+
+@contextmanager
+def black_hole(host: str = "127.0.0.1", port: int = 0) -> Iterator[int]:
+    """A listening socket on (host, port) that never accepts, its one-place queue filled:
+    the kernel drops every further SYN, so a connect waits until its caller gives up, as
+    with a firewall that drops packets. Yields the port."""
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    filler = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        listener.bind((host, port))
+        listener.listen(0)
+        filler.connect(listener.getsockname())
+        yield listener.getsockname()[1]
+    finally:
+        filler.close()
+        listener.close()
+
+
+@contextmanager
+def silent_server(host: str = "127.0.0.1") -> Iterator[int]:
+    """A listening socket whose connections are accepted by the kernel and never read
+    nor answered (a TLS handshake or a request waits forever). Yields the port."""
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        listener.bind((host, 0))
+        listener.listen(64)
+        yield listener.getsockname()[1]
+    finally:
+        listener.close()

@@ -1,7 +1,7 @@
 """retention: status history events (a deleted upload purged), the purge's index
 
 Revision ID: 0010
-Revises: 0006
+Revises: 0009
 Create Date: 2026-11-28 13:30:00
 
 `status_history.event` is null for every status change (every row before this);
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0010"
-down_revision = "0006"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 
