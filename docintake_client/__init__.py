@@ -12,8 +12,11 @@ bulk importer behind `docintake import`.
 It talks to the server only over HTTP: nothing here imports the server's packages
 (`api`, `flows`, `storage`, `processors`), so it can be lifted out as it is.
 
-    client.py     DocintakeClient: upload, upload_batch, get_upload, get_batch, wait
-    models.py     Upload, Batch, BatchCounts, Result, Error (frozen, snake_case)
+    client.py     DocintakeClient: upload, upload_batch, get_upload, get_batch, wait,
+                  result, results (pages in change order), original
+    models.py     Upload, Batch, BatchCounts, Result, Error, Original (frozen, snake_case)
+    result_models.py  every result type's model, GENERATED from the OpenAPI document
+    typed.py      JSON to those models
     errors.py     ProblemError, WaitTimeout
     retry.py      RetryPolicy, RetryNotice, Retry-After parsing
     webhooks.py   verify_webhook: the signature check of a webhook delivery
@@ -22,17 +25,34 @@ It talks to the server only over HTTP: nothing here imports the server's package
 
 from docintake_client.client import DocintakeClient
 from docintake_client.errors import ProblemError, WaitTimeout
-from docintake_client.models import Batch, BatchCounts, Error, Result, Upload
+from docintake_client.models import Batch, BatchCounts, Error, Original, Result, Upload
+from docintake_client.result_models import (
+    AnyResult,
+    BankStatementResultOut,
+    InvoiceResultOut,
+    OtherDocumentResultOut,
+    PaymentFileResultOut,
+    ResultChange,
+    ResultPage,
+)
 from docintake_client.retry import RetryNotice, RetryPolicy
 from docintake_client.webhooks import WebhookVerificationError, verify_webhook
 
 __all__ = [
+    "AnyResult",
+    "BankStatementResultOut",
     "Batch",
     "BatchCounts",
     "DocintakeClient",
     "Error",
+    "InvoiceResultOut",
+    "Original",
+    "OtherDocumentResultOut",
+    "PaymentFileResultOut",
     "ProblemError",
     "Result",
+    "ResultChange",
+    "ResultPage",
     "RetryNotice",
     "RetryPolicy",
     "Upload",

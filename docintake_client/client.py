@@ -18,7 +18,15 @@ from typing import IO, Literal, Self, overload
 import httpx2 as httpx
 
 from docintake_client.errors import ProblemError, WaitTimeout
-from docintake_client.models import Batch, Upload, parse_batch, parse_upload
+from docintake_client.models import (
+    Batch,
+    Original,
+    Upload,
+    file_name_of,
+    parse_batch,
+    parse_upload,
+)
+from docintake_client.result_models import AnyResult, ResultPage
 from docintake_client.retry import (
     RETRYABLE_STATUSES,
     RetryNotice,
@@ -26,8 +34,12 @@ from docintake_client.retry import (
     poll_delay,
     retry_after_seconds,
 )
+from docintake_client.typed import parse_as, parse_object
 
 Content = bytes | Path
+
+# The version of the results' representation these models are (docs/results_api.md).
+RESULTS_VERSION = {"Accept": "application/json; version=1"}
 
 # The longest pause between two polls, whatever Retry-After says.
 MAX_POLL_SECONDS = 30.0
@@ -127,6 +139,40 @@ class DocintakeClient:
         response = self._request("GET", f"/v1/uploads/batches/{batch_id}")
         return parse_batch(response.json(), *_meta(response))
 
+    def result(self, result_id: str) -> AnyResult:
+        """What was read, as data: one model per result type (an upload's `result.id`)."""
+        response = self._request("GET", f"/v1/results/{result_id}", headers=RESULTS_VERSION)
+        found: AnyResult = parse_as(AnyResult, response.json())
+        return found
+
+    def results(
+        self,
+        type: str | None = None,
+        updated_since: str | None = None,
+        cursor: str | None = None,
+        page_size: int = 50,
+    ) -> Iterator[ResultPage]:
+        """The company's results in change order, a page at a time, until `has_more` is
+        false. Keep the last page's `next_cursor` and pass it as `cursor` to sync on."""
+        while True:
+            params = {"type": type, "updatedSince": updated_since, "cursor": cursor}
+            query = {k: v for k, v in params.items() if v is not None} | {"limit": page_size}
+            response = self._request("GET", "/v1/results", query, RESULTS_VERSION)
+            page = parse_object(ResultPage, response.json())
+            yield page
+            if not page.has_more:
+                return
+            cursor = page.next_cursor
+
+    def original(self, result_id: str) -> Original:
+        """The original file of a result: its bytes, content type and name."""
+        response = self._request("GET", f"/v1/results/{result_id}/original")
+        return Original(
+            content=response.content,
+            content_type=response.headers.get("content-type", "application/octet-stream"),
+            file_name=file_name_of(response.headers.get("content-disposition", "")),
+        )
+
     @overload
     def wait(self, item: Upload, timeout: float | None = None) -> Upload: ...
 
@@ -170,8 +216,16 @@ class DocintakeClient:
 
         return self._with_retries("POST", path, send)
 
-    def _request(self, method: Literal["GET"], path: str) -> httpx.Response:
-        return self._with_retries(method, path, lambda: self._http.request(method, path))
+    def _request(
+        self,
+        method: Literal["GET"],
+        path: str,
+        params: dict[str, str | int] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> httpx.Response:
+        return self._with_retries(
+            method, path, lambda: self._http.request(method, path, params=params, headers=headers)
+        )
 
     def _with_retries(
         self, method: str, path: str, send: Callable[[], httpx.Response]

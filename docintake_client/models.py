@@ -7,9 +7,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import unquote
 
 TERMINAL_UPLOAD_STATUSES = frozenset({"completed", "failed", "deleted"})
 TERMINAL_BATCH_STATUSES = frozenset({"completed", "completed_with_errors", "failed"})
@@ -73,6 +75,24 @@ class Batch:
     @property
     def is_terminal(self) -> bool:
         return self.status in TERMINAL_BATCH_STATUSES and len(self.uploads) == self.counts.total
+
+
+@dataclass(frozen=True, slots=True)
+class Original:
+    """A result's original file, as uploaded."""
+
+    content: bytes
+    content_type: str
+    file_name: str | None
+
+
+def file_name_of(disposition: str) -> str | None:
+    """The name in `Content-Disposition`: RFC 5987 `filename*` first, else `filename`."""
+    encoded = re.search(r"filename\*=UTF-8''([^;]+)", disposition)
+    if encoded:
+        return unquote(encoded.group(1))
+    plain = re.search(r'filename="([^"]*)"', disposition)
+    return plain.group(1) if plain else None
 
 
 def _optional_str(value: object) -> str | None:
