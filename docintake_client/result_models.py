@@ -19,6 +19,21 @@ DocumentType = Literal[
     "auto", "supplier_invoice", "customer_invoice", "bank_statement", "other_document"
 ]
 
+EvidenceField = Literal[
+    "number",
+    "issueDate",
+    "dueDate",
+    "currency",
+    "seller.name",
+    "seller.vatId",
+    "buyer.name",
+    "totals.net",
+    "totals.vat",
+    "totals.gross",
+    "totals.amountDue",
+    "paymentMeans.payeeIban",
+]
+
 FileKind = Literal["pdf", "xml", "zip", "image", "office", "empty", "unknown"]
 
 HybridField = Literal["invoice_number", "issue_date", "gross_total", "amount_due", "iban"]
@@ -60,6 +75,16 @@ class BankStatementResultOut:
     original: str = dataclasses.field(metadata={"key": "original"})
     type: Literal["bank_statement"] = dataclasses.field(metadata={"key": "type"})
     data: BankStatementData = dataclasses.field(metadata={"key": "data"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Box:
+    """A rectangle on a page in points, origin top-left (see the module's docstring)."""
+
+    x0: float = dataclasses.field(metadata={"key": "x0"})
+    y0: float = dataclasses.field(metadata={"key": "y0"})
+    x1: float = dataclasses.field(metadata={"key": "x1"})
+    y1: float = dataclasses.field(metadata={"key": "y1"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -116,6 +141,17 @@ class FieldComparison:
     agreement: Agreement = dataclasses.field(metadata={"key": "agreement"})
     xml_value: str = dataclasses.field(metadata={"key": "xmlValue"})
     text_value: str | None = dataclasses.field(metadata={"key": "textValue"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FieldEvidence:
+    """FieldEvidence"""
+
+    field: EvidenceField = dataclasses.field(metadata={"key": "field"})
+    page: int = dataclasses.field(metadata={"key": "page"})
+    box: Box = dataclasses.field(metadata={"key": "box"})
+    confidence: Confidence = dataclasses.field(metadata={"key": "confidence"})
+    reason: str | None = dataclasses.field(metadata={"key": "reason"}, default=None)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -234,6 +270,9 @@ class InvoiceData:
         metadata={"key": "hybridCheck"}, default=None
     )
     source: Source = dataclasses.field(metadata={"key": "source"})
+    evidence: tuple[FieldEvidence, ...] | None = dataclasses.field(
+        metadata={"key": "evidence"}, default=None
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
