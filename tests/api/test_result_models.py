@@ -3,13 +3,22 @@ field that exists, with an id of the EN 16931 semantic model, and amounts are st
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from typing import Any
 
-from pydantic import BaseModel
+import pytest
+from pydantic import BaseModel, TypeAdapter
 
 from api.v1.invoice_terms import TERMS, term_description
-from api.v1.result_models import InvoiceData, PaymentFileData
+from api.v1.result_models import RESULT_MODELS, InvoiceData, PaymentFileData
+from processors.base import DocumentType, ProcessingContext
 from processors.einvoice.business_terms import term
+from processors.pipeline import read_document
+from processors.results.evidence import Box, Confidence, EvidenceField, FieldEvidence
+from tests.flows.samples import corpus_file
+from tests.processors.generated_docs import SAMPLE_INVOICE, german_invoice
+from tests.processors.test_result_roundtrip import COMPANY
 
 
 def _field(model: type[BaseModel], path: str) -> Any:
@@ -52,3 +61,48 @@ def test_the_invoice_schema_says_bt_ids_and_amounts_are_strings() -> None:
     assert {"type": "string", "format": "decimal"}.items() <= totals["anyOf"][0].items()
     control_sum = PaymentFileData.model_json_schema(by_alias=True)["properties"]["controlSum"]
     assert control_sum["type"] == "string"
+
+
+def test_evidence_is_in_the_invoice_schema_as_the_result_stores_it() -> None:
+    schema = InvoiceData.model_json_schema(mode="serialization", by_alias=True)
+    assert "evidence" not in schema.get("required", [])  # left out when not recorded
+    evidence = schema["$defs"]["FieldEvidence"]
+    assert {"field", "page", "box", "confidence"} <= set(evidence["required"])
+
+
+# --- what the processors make is what the schema says ------------------------------------
+
+_SAMPLES = {
+    "e_invoice": ("accept", ".xml", DocumentType.AUTO),
+    "payment_file": ("accept_sepa", ".xml", DocumentType.AUTO),
+    "sepa_filed_as_other": ("accept_sepa", ".xml", DocumentType.SUPPLIER_INVOICE),
+    "statement": ("bank_statement", ".pdf", DocumentType.BANK_STATEMENT),
+    "plain_pdf": ("plain_pdf", ".pdf", DocumentType.AUTO),
+}
+
+
+def _served(result: Any) -> None:
+    """The API's model reads the stored JSON and writes it back unchanged."""
+    stored = result.to_dict()
+    data = RESULT_MODELS[result.RESULT_TYPE.value].model_fields["data"].annotation
+    served = TypeAdapter(data).validate_python(stored)
+    assert TypeAdapter(data).dump_python(
+        served, mode="json", by_alias=True, exclude_unset=True
+    ) == json.loads(json.dumps(stored))
+
+
+@pytest.mark.parametrize("sample", _SAMPLES)
+def test_corpus_results_are_served_as_stored(sample: str) -> None:
+    expected, suffix, document_type = _SAMPLES[sample]
+    _, content = corpus_file(expected, suffix)
+    outcome = read_document(content, ProcessingContext(document_type, "upload", COMPANY))
+    _served(outcome.result)
+
+
+def test_a_text_invoice_with_evidence_is_served_as_stored() -> None:
+    outcome = read_document(
+        german_invoice(SAMPLE_INVOICE), ProcessingContext(DocumentType.AUTO, "upload", COMPANY)
+    )
+    box = Box(400.5, 120.0, 460.0, 131.2)
+    evidence = (FieldEvidence(EvidenceField.NUMBER, 1, box, Confidence.LOW, "faint"),)
+    _served(dataclasses.replace(outcome.result, evidence=evidence))
