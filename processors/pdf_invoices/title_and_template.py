@@ -1,4 +1,4 @@
-"""Evidence for the invoice classifier (`pdf_invoice_classify.classify`) beyond labels and amounts:
+"""Evidence for the invoice classifier (`classify.classify`) beyond labels and amounts:
 whether the document is *titled* an invoice, and whether it is a template.
 
 **Titled.** A title word (Rechnung, Invoice, Facture, Factuur, Fattura, Factura,
@@ -23,8 +23,8 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from processors.pdf_invoice_labels import TITLE
-from processors.pdf_invoice_regex import guarded
+from processors.pdf_invoices.labels import TITLE
+from processors.pdf_invoices.regex import guarded
 from processors.text_values import cells, find_amounts, find_dates
 
 _I = re.IGNORECASE

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from processors.pdf_invoice_labels import (
+from processors.pdf_invoices.labels import (
     BUYER_LABEL,
     BUYER_VAT_HINT,
     COLUMN_GAP,

@@ -10,7 +10,7 @@ from decimal import Decimal
 from typing import Any
 
 from processors.invoice_model import VatBreakdown
-from processors.pdf_invoice_labels import (
+from processors.pdf_invoices.labels import (
     CURRENCY_MARKS,
     GROSS_LABEL,
     NET_LABEL,

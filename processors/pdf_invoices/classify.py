@@ -1,6 +1,6 @@
 """Is this text an invoice? Weighted signals (docs/pdf_text.md), minus the vocabulary of
 other business documents; a template (placeholders for values) is an invoice in layout,
-flagged (`processors/invoice_evidence.py`)."""
+flagged (`processors/pdf_invoices/title_and_template.py`)."""
 
 from __future__ import annotations
 
@@ -10,21 +10,21 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from processors.invoice_evidence import (
-    has_placeholder,
-    is_template,
-    placeholders,
-    starts_with_placeholder,
-    titled,
-)
-from processors.pdf_invoice_fields import invoice_number
-from processors.pdf_invoice_labels import (
+from processors.pdf_invoices.fields import invoice_number
+from processors.pdf_invoices.labels import (
     GROSS_LABEL,
     ISSUE_LABELS,
     NOT_INVOICE,
     NUMBER_LABEL,
     VAT_ID,
     VAT_LABEL,
+)
+from processors.pdf_invoices.title_and_template import (
+    has_placeholder,
+    is_template,
+    placeholders,
+    starts_with_placeholder,
+    titled,
 )
 from processors.text_values import find_amounts, find_dates, find_ibans, labelled, lines_of
 
@@ -36,7 +36,7 @@ class Classification:
     score: int
     signals: tuple[str, ...]
     template: bool = False
-    """Placeholders instead of values (`processors/invoice_evidence.py`)."""
+    """Placeholders instead of values (`processors/pdf_invoices/title_and_template.py`)."""
     placeholders: tuple[str, ...] = ()
 
     @property

@@ -8,7 +8,7 @@ from datetime import date
 from typing import Any
 
 from processors.invoice_model import Invoice, InvoiceType, Party, PaymentMeans, Totals
-from processors.pdf_invoice_labels import (
+from processors.pdf_invoices.labels import (
     CURRENCIES,
     DUE_LABEL,
     ENGLISH,
@@ -20,8 +20,8 @@ from processors.pdf_invoice_labels import (
     REFERENCE_LABEL,
     TITLE,
 )
-from processors.pdf_invoice_parties import buyer_name, seller_name, tax_number, vat_ids
-from processors.pdf_invoice_totals import totals
+from processors.pdf_invoices.parties import buyer_name, seller_name, tax_number, vat_ids
+from processors.pdf_invoices.totals import totals
 from processors.text_values import (
     cell_below,
     cells,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from processors.pdf_invoice_regex import guarded
+from processors.pdf_invoices.regex import guarded
 
 _I = re.IGNORECASE
 TITLE = guarded(
