@@ -26,6 +26,7 @@ fine, and the web application retries `processing_failed` once the engine is the
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import itertools
 import logging
@@ -53,8 +54,10 @@ from processors.ocr import (
     recognised_rate,
 )
 from processors.pdf import open_pdf
+from processors.pdf_layout.ocr_words import ocr_page_words
+from processors.pdf_layout.words import PageWords
 from processors.results.source import OcrSummary, ReadMethod, Source
-from processors.text_layer import read_pages
+from processors.text_layer import read_pages_and_words
 from processors.text_quality import reads_as_language, reads_as_text
 from processors.text_values import page_texts
 
@@ -129,6 +132,9 @@ class PdfText:
     """Per page: one line per visual row, columns kept apart by spaces."""
     ocr: OcrStats | None
     skipped_ocr_pages: int = 0
+    words: tuple[PageWords, ...] | None = None
+    """Per page: its words with their boxes (processors/pdf_layout/), from the text layer
+    or from OCR; None when pypdf read the text (PDFium could not open the file)."""
 
     @property
     def method(self) -> ReadMethod:
@@ -163,13 +169,16 @@ def read_pdf_text(
         layout = page_texts(reader, max_pages, layout=True)
         return PdfText(tuple(plain), tuple(layout), None)
     try:
-        plain, layout = read_pages(document, max_pages)
+        plain, layout, words = read_pages_and_words(document, max_pages)
         doubtful = [n for n, text in enumerate(plain) if not _usable(text) or _short(text)]
         if not doubtful:
-            return PdfText(tuple(plain), tuple(layout), None)
+            return PdfText(tuple(plain), tuple(layout), None, words=tuple(words))
         pending = [n for n in doubtful if not _usable(plain[n]) or _draws_image(document[n])]
         return _with_ocr(
-            plain, layout, pending, document, _Ocr(ocr_command, quality_gate, max_ocr_pages)
+            _Pages(plain, layout, words),
+            pending,
+            document,
+            _Ocr(ocr_command, quality_gate, max_ocr_pages),
         )
     finally:
         document.close()
@@ -199,20 +208,27 @@ def _draws_image(page: pdfium.PdfPage) -> bool:
     return any(True for _ in page.get_objects(filter=[pdfium_raw.FPDF_PAGEOBJ_IMAGE]))
 
 
+@dataclass(frozen=True, slots=True)
+class _Pages:
+    """Per page, what the text layer read: replaced page by page by what OCR reads."""
+
+    plain: list[str]
+    layout: list[str]
+    words: list[PageWords]
+
+
 def _with_ocr(
-    plain: list[str],
-    layout: list[str],
-    pending: list[int],
-    document: pdfium.PdfDocument,
-    settings: _Ocr,
+    pages: _Pages, pending: list[int], document: pdfium.PdfDocument, settings: _Ocr
 ) -> PdfText:
+    plain, layout = pages.plain, pages.layout
     started = time.perf_counter()
     words: list[OcrWord] = []
     read = skipped = 0
     languages: tuple[str, ...] = LANGUAGES  # the first German page decides for the next
     for number in pending:
         plain[number] = layout[number] = ""
-        image = _render(document[number])
+        pages.words[number] = dataclasses.replace(pages.words[number], words=())
+        image, scale = _render(document[number])
         if image is None:
             continue
         if read == settings.max_pages:
@@ -226,20 +242,23 @@ def _with_ocr(
             _gate(number + 1, page.words)
         words.extend(page.words)
         plain[number], layout[number] = page.plain, page.layout
+        size = (image.width / scale, image.height / scale)
+        pages.words[number] = ocr_page_words(page.words, number + 1, 72 * scale, size)
     if read == 0:
-        return PdfText(tuple(plain), tuple(layout), None)
+        return PdfText(tuple(plain), tuple(layout), None, words=tuple(pages.words))
     seconds = time.perf_counter() - started
     stats = OcrStats(read, len(words), mean_confidence(words), recognised_rate(words), seconds)
-    return PdfText(tuple(plain), tuple(layout), stats, skipped)
+    return PdfText(tuple(plain), tuple(layout), stats, skipped, tuple(pages.words))
 
 
-def _render(page: pdfium.PdfPage) -> Image.Image | None:
-    """The page in greyscale at OCR resolution; None when nothing is drawn on it."""
+def _render(page: pdfium.PdfPage) -> tuple[Image.Image | None, float]:
+    """The page in greyscale at OCR resolution (None when nothing is drawn on it), and
+    its pixels per point."""
     width, height = page.get_size()
     scale = min(OCR_DPI / 72, (MAX_RENDER_PIXELS / max(width * height, 1)) ** 0.5)
     image = page.render(scale=scale, grayscale=True).to_pil().convert("L")
     darkest, _ = image.getextrema()
-    return None if darkest > BLANK_LEVEL else image
+    return (None if darkest > BLANK_LEVEL else image), scale
 
 
 def _recognise(

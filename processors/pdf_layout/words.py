@@ -20,7 +20,6 @@ import pypdfium2 as pdfium  # type: ignore[import-untyped]
 import pypdfium2.raw as pdfium_raw  # type: ignore[import-untyped]
 
 from processors.results.evidence import Box
-from processors.text_layer import page_chars
 
 LOOSE_EM = 1.15
 """PDFium's loose glyph boxes span the font's ascent to descent: about 1.15 em
@@ -92,6 +91,18 @@ class Frame:
         """Upright in the content (PDFium's angle ignores /Rotate), or on the page as
         displayed (drawn turned against the page's /Rotate)."""
         return any(_near(angle, upright) for upright in (0.0, self.upright))
+
+
+def page_chars(text_page: pdfium.PdfTextPage) -> str:
+    """One character per PDFium char index (PDFium adds spaces and line breaks of its
+    own). `get_text_range` is one call, but may drop or add a character; then the
+    characters are asked for one by one."""
+    count: int = text_page.count_chars()
+    text: str = text_page.get_text_range() if count else ""
+    if len(text) == count:
+        return text
+    codes = (pdfium_raw.FPDFText_GetUnicode(text_page.raw, i) for i in range(count))
+    return "".join(chr(code) if 0 < code < 0x110000 else "\ufffd" for code in codes)
 
 
 def _near(angle: float, target: float) -> bool:

@@ -18,11 +18,13 @@ from processors.pdf_layout.lines import PageLayout
 from processors.pdf_layout.ocr_words import ocr_page_words
 from processors.pdf_layout.pairs import Placement, label_values
 from processors.pdf_layout.regions import PageRegions
-from processors.pdf_layout.words import page_words
+from processors.pdf_layout.words import page_chars, page_words
+from processors.pdf_text import read_pdf_text
 from processors.results.evidence import Box
-from processors.text_layer import page_chars, words
+from processors.text_layer import words
 from tests.processors.conftest import CORPUS
 from tests.processors.layout_docs import BUYER, MM, din_form_b, kerned_words, label_layouts
+from tests.processors.scans import GRADE, scan
 
 
 def _page(data: bytes) -> PageLayout:
@@ -101,6 +103,23 @@ def test_ocr_words_in_points() -> None:
     word = OcrWord("Rechnung", 95.0, 300, 600, 200, 40, (1, 1, 1))
     (read,) = ocr_page_words([word], 1, 300, (595.0, 842.0)).words
     assert read.box == Box(72.0, 144.0, 120.0, 153.6)
+
+
+def test_the_text_of_a_pdf_comes_with_its_words() -> None:
+    (words_read,) = read_pdf_text(din_form_b(), "tesseract", 3).words or ()
+    assert PageLayout.of(words_read) == _page(din_form_b())
+
+
+def test_a_scanned_pages_words_are_in_points_too() -> None:
+    scanned = scan(din_form_b(), GRADE["g1-office"])
+    text = read_pdf_text(scanned, "tesseract", 1)
+    assert text.ocr is not None
+    (words_read,) = text.words or ()
+    page = PageLayout.of(words_read)
+    box = next(w.box for line in page.lines for w in line.words if w.text == "Rechnungsnummer:")
+    assert box.x0 == pytest.approx(125 * MM, abs=3)
+    assert box.y0 < 60 * MM < box.y1 + 2  # Tesseract's box ends at the baseline
+    assert (page.width, page.height) == pytest.approx((595.3, 841.9), abs=1)
 
 
 def _corpus_pdfs() -> list[Path]:
