@@ -93,7 +93,7 @@ def _read_page(document: pdfium.PdfDocument, number: int) -> tuple[str, str]:
     try:
         text_page = page.get_textpage()
         try:
-            text = _page_chars(text_page)
+            text = page_chars(text_page)
             return plain_text(text), layout_text(words(text_page, text))
         finally:
             text_page.close()
@@ -101,7 +101,7 @@ def _read_page(document: pdfium.PdfDocument, number: int) -> tuple[str, str]:
         page.close()
 
 
-def _page_chars(text_page: pdfium.PdfTextPage) -> str:
+def page_chars(text_page: pdfium.PdfTextPage) -> str:
     """One character per PDFium char index (PDFium adds spaces and line breaks of its
     own). `get_text_range` is one call, but may drop or add a character; then the
     characters are asked for one by one."""

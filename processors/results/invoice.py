@@ -12,6 +12,12 @@ from typing import Any, ClassVar
 from processors.base import DocumentType, ResultType
 from processors.invoice_model import DirectionDecision, Invoice
 from processors.json_fields import OMITTED_WHEN_NONE, from_json, to_json
+from processors.results.evidence import (
+    Confidence,
+    EvidenceField,
+    FieldEvidence,
+    evidence_by_field,
+)
 from processors.results.findings import Finding
 from processors.results.hybrid import HybridCheck
 from processors.results.source import Source
@@ -22,11 +28,6 @@ class TotalsCheck(StrEnum):
     PASSED = "passed"  # net + VAT = gross
     FAILED = "failed"
     INCOMPLETE = "incomplete"  # a total was not found
-
-
-class Confidence(StrEnum):
-    HIGH = "high"
-    LOW = "low"
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +83,9 @@ class InvoiceResult:
     # A PDF with an embedded e-invoice: its XML against its visible text.
     hybrid_check: HybridCheck | None = field(default=None, metadata=OMITTED_WHEN_NONE)
     source: Source
+    # Where each field was printed on a PDF (processors/results/evidence.py); results
+    # read before issue 36, and e-invoices, carry none.
+    evidence: tuple[FieldEvidence, ...] | None = field(default=None, metadata=OMITTED_WHEN_NONE)
 
     @classmethod
     def of(
@@ -93,6 +97,7 @@ class InvoiceResult:
         classification: TextClassification | None = None,
         checks: InvoiceChecks | None = None,
         validation: EInvoiceValidation | None = None,
+        evidence: tuple[FieldEvidence, ...] | None = None,
     ) -> InvoiceResult:
         return cls(
             invoice=invoice,
@@ -104,7 +109,12 @@ class InvoiceResult:
             checks=checks,
             validation=validation,
             source=source,
+            evidence=evidence,
         )
+
+    @property
+    def evidence_by_field(self) -> Mapping[EvidenceField, FieldEvidence]:
+        return evidence_by_field(self.evidence)
 
     def to_dict(self) -> dict[str, Any]:
         result = to_json(self)

@@ -9,6 +9,7 @@ the same documents): a renamed or dropped key fails here, not as a blank on a pa
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import pickle
 from pathlib import Path
@@ -23,7 +24,14 @@ from processors.other_document import OtherDocumentProcessor
 from processors.pipeline import read_document
 from processors.registry import Registry
 from processors.results import AnyResult, result_from_dict
-from processors.results.invoice import InvoiceChecks
+from processors.results.evidence import (
+    Box,
+    Confidence,
+    EvidenceField,
+    FieldEvidence,
+    PageSize,
+)
+from processors.results.invoice import InvoiceChecks, InvoiceResult
 from processors.results.other_document import (
     FiledPaymentFile,
     FiledPdf,
@@ -57,6 +65,20 @@ NOT_RECORDED = {
         "hybridCheck.fields[].xmlValue",
         "hybridCheck.fields[].textValue",
         "hybridCheck.mismatches",
+        # Where each field of a PDF was printed (issue 36).
+        "evidence",
+        "evidence[].field",
+        "evidence[].page",
+        "evidence[].box",
+        "evidence[].box.x0",
+        "evidence[].box.y0",
+        "evidence[].box.x1",
+        "evidence[].box.y1",
+        "evidence[].confidence",
+        "evidence[].reason",
+        "evidence[].pageSize",
+        "evidence[].pageSize.width",
+        "evidence[].pageSize.height",
     }
 }
 COMPANY = CompanyProfile(name="Muster GmbH", vat_ids=("DE123456789",))
@@ -151,6 +173,32 @@ GENERATED = {
 def test_generated_results_round_trip(name: str) -> None:
     make, document_type = GENERATED[name]
     assert_round_trip(_read(make(), document_type))
+
+
+def test_an_invoice_with_evidence_round_trips() -> None:
+    outcome = _read(german_invoice(SAMPLE_INVOICE), DocumentType.AUTO)
+    assert isinstance(outcome.result, InvoiceResult)
+    evidence = (
+        FieldEvidence(EvidenceField.NUMBER, 1, Box(400.5, 120.0, 460.0, 131.2), Confidence.HIGH),
+        FieldEvidence(
+            EvidenceField.GROSS_TOTAL,
+            2,
+            Box(480.0, 610.3, 540.1, 621.0),
+            Confidence.LOW,
+            "net + VAT does not make the gross",
+            PageSize(595.3, 841.9),
+        ),
+    )
+    result = dataclasses.replace(outcome.result, evidence=evidence)
+    assert_round_trip(Outcome(result))
+    stored = result.to_dict()["evidence"]
+    assert stored[0] == {
+        "field": "number",
+        "page": 1,
+        "box": {"x0": 400.5, "y0": 120.0, "x1": 460.0, "y1": 131.2},
+        "confidence": "high",
+    }
+    assert result.evidence_by_field[EvidenceField.GROSS_TOTAL].reason is not None
 
 
 def test_xml_filed_by_the_fallback_round_trips() -> None:
