@@ -97,6 +97,19 @@ def print_boundary(classified: list[Classified]) -> dict[str, object]:
     return summary
 
 
+def report(sections: list[str], verbose: bool = False) -> dict[str, object]:
+    """Print the sections (keys of SECTIONS, and "boundary") in order; their numbers."""
+    numbers: dict[str, object] = {}
+    for key, (title, tally_of) in SECTIONS.items():
+        if key in sections:
+            tally = tally_of()
+            print_table(title, tally, verbose)
+            numbers[key] = tally.summary()
+    if "boundary" in sections:
+        numbers["boundary"] = print_boundary(boundary())
+    return numbers
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scans", action="store_true", help="add the OCR scan path (slow)")
@@ -108,17 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     # pypdf logs repairs and layout-mode notes as warnings.
     logging.basicConfig(level=logging.ERROR)
-    numbers: dict[str, object] = {}
-    for key, (title, tally_of) in SECTIONS.items():
-        if args.only and key not in args.only:
-            continue
-        if key == "scans" and not args.scans and not args.only:
-            continue
-        tally = tally_of()
-        print_table(title, tally, args.verbose)
-        numbers[key] = tally.summary()
-    if not args.only or "boundary" in args.only:
-        numbers["boundary"] = print_boundary(boundary())
+    sections = args.only or [k for k in [*SECTIONS, "boundary"] if k != "scans" or args.scans]
+    numbers = report(sections, args.verbose)
     if args.json:
         args.json.write_text(json.dumps(numbers, indent=2) + "\n", encoding="utf-8")
     return 0
