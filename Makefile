@@ -63,8 +63,10 @@ REHEARSE_ARGS ?=
 rehearse: install
 	$(BIN)/python -m bench.rehearse $(REHEARSE_ARGS)
 
+# CORPUS_REPORT_ARGS=--no-scans skips the slowest part: the PDF invoices scanned and OCRed.
+CORPUS_REPORT_ARGS ?=
 corpus-report: install
-	$(BIN)/python scripts/corpus_report.py
+	$(BIN)/python scripts/corpus_report.py $(CORPUS_REPORT_ARGS)
 
 # The web application's strings extracted into its German catalog (docs/webapp.md).
 translations: install

@@ -1,8 +1,10 @@
 """Agreement with the shared corpus labels, per manifest category, for the e-invoice,
 SEPA and DATEV processors; then the PDF kinds: invoice or not, each invoice field, and
 bank statement transactions found and reconciled, against the hand-read values in
-tests/processors/corpus_truth.json (the manifest labels only the kind).
-Usage: .venv/bin/python scripts/corpus_report.py [CORPUS_DIR]"""
+tests/processors/corpus_truth.json (the manifest labels only the kind); last the PDF
+invoice fields against known truth (scripts/pdf_invoice_accuracy.py: stripped hybrids,
+generated layouts, boundary documents, and the OCR scan path unless --no-scans).
+Usage: .venv/bin/python scripts/corpus_report.py [--no-scans] [CORPUS_DIR]"""
 
 from __future__ import annotations
 
@@ -17,6 +19,8 @@ from pathlib import Path
 from corpus_report_hybrids import hybrid_report
 from corpus_report_lookalikes import lookalike_report
 from corpus_report_statements import statements_report
+from pdf_invoice_accuracy import SECTIONS as PDF_ACCURACY_SECTIONS
+from pdf_invoice_accuracy import report as pdf_accuracy_report
 
 from processors.base import (
     CompanyProfile,
@@ -66,11 +70,9 @@ def outcome_of(expected: str, data: bytes) -> str:
 def main(argv: list[str]) -> int:
     # pypdf logs repairs and layout-mode notes ("Rotated text discovered") as warnings.
     logging.basicConfig(level=logging.ERROR)
-    corpus = (
-        Path(argv[1])
-        if len(argv) > 1
-        else Path(__file__).resolve().parents[2] / "shared" / "corpus"
-    )
+    flags = {arg for arg in argv[1:] if arg.startswith("--")}
+    paths = [arg for arg in argv[1:] if not arg.startswith("--")]
+    corpus = Path(paths[0]) if paths else Path(__file__).resolve().parents[2] / "shared" / "corpus"
     rows = [
         json.loads(line) for line in (corpus / "manifest.jsonl").read_text().splitlines() if line
     ]
@@ -98,6 +100,9 @@ def main(argv: list[str]) -> int:
     statements_report()
     lookalike_report()
     hybrid_report(corpus)
+    print("\nPDF invoices read field by field (scripts/pdf_invoice_accuracy.py)")
+    skipped = {"scans"} if "--no-scans" in flags else set()
+    pdf_accuracy_report([k for k in [*PDF_ACCURACY_SECTIONS, "boundary"] if k not in skipped])
     return 0
 
 

@@ -35,22 +35,28 @@ from processors.text_values import (
 )
 
 
-def extract_invoice(text: str) -> tuple[Invoice, dict[str, Any]]:
+def extract_invoice(text: str, credit_note: bool = False) -> tuple[Invoice, dict[str, Any]]:
     lines = lines_of(text)
     month_first = _is_english(text)
-    net, vat, gross, breakdown, checks = totals(lines)
+    decided, breakdown, checks = totals(lines, credit_note)
     seller_vat, buyer_vat = vat_ids(lines)
     ibans = find_ibans(text)
     invoice = Invoice(
         number=invoice_number(lines),
-        invoice_type=InvoiceType.INVOICE,
+        invoice_type=InvoiceType.CREDIT_NOTE if credit_note else InvoiceType.INVOICE,
         type_code=None,
         issue_date=_issue_date(lines, month_first),
         due_date=_due_date(lines, month_first),
         currency=_currency(text),
         seller=Party(name=seller_name(lines), vat_id=seller_vat, tax_number=tax_number(text)),
         buyer=Party(name=buyer_name(lines), vat_id=buyer_vat),
-        totals=Totals(net=net, vat=vat, gross=gross, amount_due=gross),
+        totals=Totals(
+            net=decided.net,
+            vat=decided.vat,
+            gross=decided.gross,
+            prepaid=decided.prepaid,
+            amount_due=decided.amount_due,
+        ),
         vat_breakdown=breakdown,
         payment_means=_payment_means(text, lines, ibans),
     )

@@ -9,11 +9,60 @@ from processors.pdf_invoices.regex import guarded
 
 _I = re.IGNORECASE
 TITLE = guarded(
-    r"\b(rechnung|invoice|facture|factuur|fattura|factura|gutschrift|"
+    r"\b((?!\w*(?:abrechnung|berechnung|verrechnung|umrechnung)\b)\w*rechnung|invoice|facture|factuur|fattura|factura|gutschrift|rechnungskorrektur|"
+    r"avoir|credit\s*note|creditnota|nota\s*di\s*credito|nota\s*de\s*cr[ée]dito|"
     r"quittung|receipt|kassenbon|kassenbeleg)\b",
     _I,
 )
-"""Receipts (Quittung, Kassenbon) are invoices: small-amount invoices (§ 33 UStDV)."""
+"""Invoices are also titled by their kind (Handelsrechnung, Beitragsrechnung,
+Schlussrechnung, Abschlagsrechnung, Tax invoice); credit notes (Gutschrift,
+Rechnungskorrektur, Avoir, Credit note) are invoices with a negative sign. Receipts
+(Quittung, Kassenbon) are invoices: small-amount invoices (§ 33 UStDV)."""
+CREDIT_TITLE = guarded(
+    r"\b(gutschrift|rechnungskorrektur|stornorechnung|avoir|credit\s*note|creditnota|"
+    r"nota\s*di\s*credito|nota\s*de\s*cr[ée]dito)\b",
+    _I,
+)
+OTHER_TITLES = {
+    "statement": guarded(
+        r"\b(kontoauszug|bank\s*statement|account\s*statement|relev[ée]\s*de\s*compte|"
+        r"rekeningafschrift|estratto\s*conto|extracto)\b",
+        _I,
+    ),
+    "quote": guarded(
+        r"\b(angebot|kostenvoranschlag|quotation|quote|offerte|devis|preventivo|"
+        r"presupuesto)\b",
+        _I,
+    ),
+    "delivery_note": guarded(
+        r"\b(lieferschein|delivery\s*note|packing\s*slip|bon\s*de\s*livraison|pakbon|"
+        r"documento\s*di\s*trasporto|albar[áa]n)\b",
+        _I,
+    ),
+    "order": guarded(
+        r"\b(bestellung|purchase\s*order|auftragsbest[äa]tigung|order\s*confirmation|"
+        r"bon\s*de\s*commande|bestelling|ordine|pedido)\b",
+        _I,
+    ),
+    "reminder": guarded(
+        r"\b((?!\w*ermahnung)\w*mahnung|zahlungserinnerung|payment\s*reminder|reminder|relance|"
+        r"rappel|aanmaning|herinnering|sollecito)\b",
+        _I,
+    ),
+}
+"""Other business documents, by their title."""
+OVERDUE = guarded(
+    r"\b(überfällig\w*|mahngebühr\w*|offene[rn]?\s*(?:posten|betrag|rechnungen)|"
+    r"overdue|past\s*due|outstanding\s*invoices|impay[ée]e?s?|achterstallig)\b",
+    _I,
+)
+"""What a reminder says of the invoices it refers to."""
+VALIDITY = guarded(
+    r"\b(gültig\s*bis|bindefrist|valid\s*(?:until|for)|validit[ée]|geldig\s*tot|"
+    r"angebot\s*gilt)\b",
+    _I,
+)
+"""A quote states how long it is valid, where an invoice states when it is due."""
 NUMBER_LABEL = guarded(
     r"(rechnungs?[- ]?(?:nr|nummer|no)\b\.?|rechnung\s*(?:#|nr\.?|nummer)|"
     r"invoice\s*(?:no\b\.?|number|#|nr\.?)|facture\s*n[°o]\.?|factuurnummer|"
@@ -42,19 +91,46 @@ OTHER_DATE = guarded(
 NET_LABEL = guarded(
     r"(netto\w*|\bnet\b\s*(?:total|amount)?|sub\s?-?total\w*|zwischensumme|total\s*ht|"
     r"montant\s*(?:eur\s*)?ht|exclusief\s*btw|excl\.?\s*(?:vat|btw)|"
-    r"(?:ohne|zzgl\.?)\s*(?:mwst|ust)\b|without\s*vat|excluding\s*vat)",
+    r"(?:ohne|zzgl\.?)\s*(?:mwst|ust)\b|without\s*vat|excluding\s*vat|"
+    r"totale\s*imponibile|imponibile|base\s*imponible|total\s*excl\w*)",
     _I,
 )
 VAT_LABEL = guarded(
     r"(ust\.?\s*gesamt|umsatzsteuer|mehrwertsteuer|mwst|\bust\b|vat\s*(?:total|amount)?|"
-    r"\btax\b|\btva\b|\bbtw\b|\bgst\b|\bsteuer\b(?![-\s.]*(?:nr|nummer|id)))",
+    r"\btax\b|\btaxes\b|\btva\b|\bbtw\b|\bgst\b|\biva\b|\bimposta\b|steuerbetrag|"
+    r"\bsteuer\b(?![-\s.]*(?:nr|nummer|id)))",
     _I,
 )
 GROSS_LABEL = guarded(
-    r"(gesamtbetrag|rechnungsbetrag|endbetrag|bruttobetrag|zu\s*zahlen|\bsumme\b|"
-    r"total|amount\s*due|balance\s*due|due\s*payable|totaal|ttc|somme\s*à\s*payer)",
+    r"(gesamtbetrag|rechnungsbetrag|endbetrag|bruttobetrag|bruttosumme|gesamtsumme|"
+    r"rechnungssumme|zu\s*zahlen|\bsumme\b|\bbrutto\b|"
+    r"total|amount\s*due|balance\s*due|due\s*payable|totaal|ttc|somme\s*à\s*payer|"
+    r"importe\s*total)",
     _I,
 )
+AMOUNT_DUE_LABEL = guarded(
+    r"(zahlbetrag|(?:noch\s*)?zu\s*zahlen\w*|restbetrag|offener\s*betrag|amount\s*due|"
+    r"balance\s*due|total\s*due|amount\s*payable|due\s*payable|"
+    r"(?:solde|net|reste|montant|somme)\s*(?:à|a)\s*payer|te\s*betalen|da\s*pagare|"
+    r"(?:importe|total)\s*a\s*pagar)",
+    _I,
+)
+"""What is left to pay: the gross less what was paid before (`Zahlbetrag`, `Solde à
+payer`)."""
+PREPAID_LABEL = guarded(
+    r"(erhaltene\s*anzahlung\w*|anzahlung\w*|vorauszahlung\w*|abschlagszahlung\w*|"
+    r"bereits\s*(?:gezahlt|bezahlt|geleistet|erhalten)\w*|geleistete\s*zahlung\w*|"
+    r"prepaid\w*|paid\s*amount|amount\s*paid|already\s*paid|total\s*paid|"
+    r"\bacomptes?\b|d[ée]j[àa]\s*(?:pay[ée]|r[ée]gl[ée])\w*|vooruitbetaald|reeds\s*betaald|"
+    r"\bacconto\b|\banticipo\b)",
+    _I,
+)
+CHARGE_LABEL = guarded(
+    r"\b(zuschl[äa]ge?|abschl[äa]ge?|rabatt\w*|nachlass\w*|skonto|allowances?|remises?|"
+    r"korting|toeslag)\b",
+    _I,
+)
+"""Charges and allowances: `Gesamtbetrag der Zuschläge 0,00` is no gross."""
 VAT_ID = guarded(
     r"\b((?:DE|AT|FR|NL|BE|LU|IT|ES|PL|CZ|DK|SE|FI|IE|PT|GB|CH)"
     r"[ ]?(?:\d[ ]?){8,11}(?:B\d{2})?)\b"
@@ -85,12 +161,6 @@ REFERENCE_LABEL = guarded(
 CURRENCIES = {"€": "EUR", "$": "USD", "£": "GBP", "₹": "INR", "Rs": "INR"}
 ISO_CURRENCY = guarded(r"\b(EUR|USD|GBP|CHF|INR|SEK|DKK|PLN|CZK|JPY)\b")
 PERCENT = guarded(r"(?<![\d,.])(\d{1,2}(?:[.,]\d{1,2})?)\s?%")
-NOT_INVOICE = guarded(
-    r"\b(kontoauszug|bank\s*statement|account\s*statement|angebot|quotation|"
-    r"lieferschein|delivery\s*note|packing\s*slip|purchase\s*order|bestellung|"
-    r"auftragsbestätigung|order\s*confirmation|bon\s*de\s*commande)\b",
-    _I,
-)
 WORD = guarded(r"(?!(?:EUR|USD|GBP|CHF|INR)\b)[^\W\d_]{3,}")
 """A word between two amounts; currency codes are part of the amount."""
 CURRENCY_MARKS = guarded(r"[\s€$£¥₹]|\b(?:EUR|USD|GBP|CHF|INR)\b")

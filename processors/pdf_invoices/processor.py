@@ -70,10 +70,10 @@ class PdfTextInvoiceProcessor:
                 "invoice from. Upload the invoice itself, or an e-invoice.",
             )
         text = joined(pdf_text)
-        classification = classify(text)
+        classification = classify(text, "\n".join(pdf_text.layout))
         if not classification.is_invoice:
             raise Declined(f"not an invoice (score {classification.score})")
-        invoice, checks = extract_invoice(text)
+        invoice, checks = extract_invoice(text, classification.credit_note)
         if pdf_text.ocr is not None and not pdf_text.ocr.trusted:
             checks = {**checks, "ocr": "low_confidence", "confidence": "low", "needsReview": True}
         checks = {**checks, **template_checks(classification)}

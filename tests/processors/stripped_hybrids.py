@@ -1,0 +1,130 @@
+"""Hybrid invoices with their XML taken out (issue 36): the embedded e-invoice becomes
+the expected `Invoice`, and the visible PDF, without its embedded file, is what the
+PDF reader reads.
+
+The corpus's hybrids are the manifest rows whose category is a PDF with an embedded
+invoice XML (`pdf:cii:*`, `pdf:zugferd1`, and any other `pdf:` category whose file turns
+out to carry one); a file listed under two categories, or twice, is measured once (by
+its sha256), and files that embed the very same XML (the same invoice, tests of PDF/A or
+XMP faults around it) once too.
+
+Where a test file's visible page is another invoice than its XML (checked by eye, listed
+in `PRINTED`), the page's values are the expected ones: the reader reads the page.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from datetime import date
+from pathlib import Path
+
+from pypdf import PdfReader, PdfWriter
+from pypdf.generic import ArrayObject, DictionaryObject, NameObject
+
+from processors.einvoice.pdf_attachment import find_embedded_invoice
+from processors.einvoice.profiles import Syntax, syntax_of
+from processors.einvoice.read_cii import ZUGFERD1, read_cii
+from processors.einvoice.read_ubl import read_ubl
+from processors.invoice_model import Invoice
+from processors.xmlsafe import parse_xml
+
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+_NOT_HYBRIDS = ("pdf:pdf-no-xml", "pdf:pdf-error")
+# Mustang's XRechnung validator samples print invoice RE-20200620/508 of 20.06.2020 (due
+# 11.07.2020) over an XML of RE-20190610/507; the amounts agree.
+_XRECHNUNG_PAGE = {
+    "number": "RE-20200620/508",
+    "issue_date": date(2020, 6, 20),
+    "due_date": date(2020, 7, 11),
+}
+PRINTED: dict[str, dict[str, object]] = {
+    "mustang/validator/src/test/resources/validXRechnung.pdf": _XRECHNUNG_PAGE,
+    "mustang/validator/src/test/resources/invalidXRechnung.pdf": _XRECHNUNG_PAGE,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Stripped:
+    name: str  # the corpus path
+    pdf: bytes  # the visible PDF, no embedded file left
+    expected: Invoice  # read from the embedded XML
+
+
+def expected_invoice(xml: bytes) -> Invoice:
+    """The normalized invoice of an embedded CII, ZUGFeRD 1.0 or UBL XML."""
+    root = parse_xml(xml).getroot()
+    syntax = syntax_of(root)
+    if syntax is Syntax.ZUGFERD1:
+        return read_cii(root, ZUGFERD1)
+    if syntax is Syntax.CII:
+        return read_cii(root)
+    return read_ubl(root)
+
+
+def strip_embedded_files(pdf: bytes) -> bytes:
+    """The PDF without embedded files: the catalog's /AF and /EmbeddedFiles name tree,
+    pages' and annotations' /AF, and file attachment annotations removed."""
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
+    catalog = writer._root_object
+    catalog.pop(NameObject("/AF"), None)
+    names = catalog.get("/Names")
+    names = names.get_object() if names is not None else None
+    if isinstance(names, DictionaryObject):
+        names.pop(NameObject("/EmbeddedFiles"), None)
+    for page in writer.pages:
+        page.pop(NameObject("/AF"), None)
+        annotations = page.get("/Annots")
+        if annotations is None:
+            continue
+        kept = [
+            a
+            for a in annotations.get_object()
+            if a.get_object().get("/Subtype") != "/FileAttachment"
+        ]
+        page[NameObject("/Annots")] = ArrayObject(kept)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def stripped(name: str, pdf: bytes) -> Stripped | None:
+    """The hybrid taken apart, or None when the PDF carries no invoice XML."""
+    embedded = find_embedded_invoice(pdf)
+    return None if embedded is None else _taken_apart(name, pdf, embedded.data)
+
+
+def _taken_apart(name: str, pdf: bytes, xml: bytes) -> Stripped:
+    visible = strip_embedded_files(pdf)
+    assert find_embedded_invoice(visible) is None, name
+    expected = replace(expected_invoice(xml), **PRINTED.get(name, {}))  # type: ignore[arg-type]
+    return Stripped(name, visible, expected)
+
+
+def hybrid_files(corpus: Path = CORPUS) -> list[str]:
+    """The corpus's PDF files listed with an embedded-XML category, each content once."""
+    seen: dict[str, str] = {}
+    for line in (corpus / "manifest.jsonl").read_text().splitlines():
+        if not line:
+            continue
+        row = json.loads(line)
+        category = row["category"]
+        if category.startswith("pdf:") and category not in _NOT_HYBRIDS:
+            seen.setdefault(row["sha256"], row["file"])
+    return sorted(seen.values())
+
+
+def corpus_stripped(corpus: Path = CORPUS) -> Iterator[Stripped]:
+    """Every corpus hybrid with an invoice XML, stripped (orders and other attachments
+    that are not invoices are skipped)."""
+    seen: set[str] = set()
+    for file in hybrid_files(corpus):
+        pdf = (corpus / file).read_bytes()
+        embedded = find_embedded_invoice(pdf)
+        if embedded is None or (digest := hashlib.sha256(embedded.data).hexdigest()) in seen:
+            continue
+        seen.add(digest)
+        yield _taken_apart(file, pdf, embedded.data)
