@@ -6,6 +6,7 @@
 - pairs.py: a label's value, right of it or below it (`value_of`)
 - tables.py: tables read by their aligned columns (`tables`)
 - regions.py: the letterhead, footer, address window, buyer block, totals, item table
+- locate.py: where a chosen value is printed, for its evidence (`locate_amount`, ...)
 - ocr_words.py: the same words from a Tesseract reading
 - document.py: `read_layout(data)`, a PDF's pages under the limits of processors/pdf.py
 

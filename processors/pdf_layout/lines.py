@@ -44,6 +44,23 @@ class Line:
     def height(self) -> float:
         return self.box.height
 
+    @property
+    def word_starts(self) -> tuple[int, ...]:
+        """Where each word starts in `text` (the words joined by one space)."""
+        starts, offset = [], 0
+        for word in self.words:
+            starts.append(offset)
+            offset += len(word.text) + 1
+        return tuple(starts)
+
+    def words_in(self, start: int, end: int) -> tuple[Word, ...]:
+        """The words the characters `start` to `end` of `text` fall on."""
+        return tuple(
+            word
+            for word, first in zip(self.words, self.word_starts, strict=True)
+            if first < end and start < first + len(word.text)
+        )
+
     @staticmethod
     def of(words: Sequence[Word]) -> Line:
         return Line(tuple(words), Box.around(word.box for word in words))

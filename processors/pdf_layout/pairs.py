@@ -69,20 +69,12 @@ def value_of(page: PageLayout, label: re.Pattern[str]) -> LabelValue | None:
 def _label_matches(line: Line, label: re.Pattern[str]) -> Iterator[tuple[int, int]]:
     """(the first word after the label, the label's first word) for each label in the line."""
     text = line.text
-    starts = _word_starts(line)
+    starts = list(line.word_starts)
     for match in label.finditer(text):
         if match.start() not in starts or match.end() == match.start():
             continue
         after = next((i for i, start in enumerate(starts) if start >= match.end()), len(starts))
         yield after, starts.index(match.start())
-
-
-def _word_starts(line: Line) -> list[int]:
-    starts, offset = [], 0
-    for word in line.words:
-        starts.append(offset)
-        offset += len(word.text) + 1
-    return starts
 
 
 def _value(

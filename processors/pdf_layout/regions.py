@@ -156,11 +156,7 @@ def buyer_block(page: PageLayout) -> Region | None:
 
 
 def _without_label(line: Line, end: int) -> Line:
-    offset, words = 0, []
-    for word in line.words:
-        if offset >= end:
-            words.append(word)
-        offset += len(word.text) + 1
+    words = line.words_in(end, len(line.text))
     return Line.of(words) if words else line
 
 
