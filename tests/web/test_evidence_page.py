@@ -107,8 +107,15 @@ def test_every_field_has_its_highlight_rule(field: EvidenceField) -> None:
 def evidence_page(signed_in_page: Page, live: LiveServer, live_account: Account) -> Iterator[Page]:
     services = live.services
     result = seed_invoice_with_evidence(services.db, services.store, live_account.company_id)
-    signed_in_page.goto(f"/app/invoices/{result}")
+    refused: list[str] = []
+    signed_in_page.on(
+        "console", lambda m: refused.append(m.text) if "Content Security" in m.text else None
+    )
+    with signed_in_page.expect_response(re.compile(r"/pages/1\.png$")) as image:
+        signed_in_page.goto(f"/app/invoices/{result}")
+    assert image.value.status == 200 and image.value.header_value("content-type") == "image/png"
     yield signed_in_page
+    assert refused == []  # the page image and the highlight pass the CSP
     services.page_renderer.shutdown()
 
 
