@@ -1,20 +1,23 @@
 """The regions of an invoice's page, by where a business letter puts them.
 
 - **Address window** (DIN 5008, the buyer): 85 x 45 mm, 20 mm from the left edge, its
-  top 27 mm (form A) or 45 mm (form B) from the top of an A4 page. The form whose
-  window holds more lines is taken, when a line in it reads as a postcode and town
-  (else the page is not laid out by DIN 5008); the first line in it, when set smaller than the
-  rest, is the sender's return address and left out.
+  top 27 mm (form A) or 45 mm (form B) from the top of an A4 page; the form whose window
+  holds more lines. Its first row is the sender's return address when set smaller or run
+  together with separators ("Firma - Straße 5 - 12345 Ort", "Firma • Straße • Ort"); the
+  address is the window's lines up to the last that reads as postcode and town and a
+  country line after it, from after an earlier such line (a sender's address stacked
+  over the recipient's), with the lines of its block set just above the window (a name
+  set a little high). No such line: the page is not laid out by DIN 5008.
 - **Buyer block**: the lines under or after a recipient label ("Rechnungsempfänger",
   "Käufer", "Bill to", "Client", "Destinataire", "Factuur aan", ...), up to a blank line.
 - **Letterhead** (the seller): the lines above the address window, or above the first
   eighth of the page when there is none.
 - **Footer** (the seller's register, VAT id and bank): the rows at the foot of the page
   (starting below `FOOTER_FROM` of its height) that follow each other without a gap of
-  two lines.
-- **Totals**: from the first row that names a total ("Nettobetrag", "Summe", "Total",
-  "MwSt", "Zahlbetrag", ...) and an amount in the lower part of the page, the rows that
-  follow closely and name one too.
+  two lines, up to a row with an amount (a table that runs down to the foot).
+- **Totals**: rows that name a total ("Nettobetrag", "Summe", "Total", "MwSt",
+  "Zahlbetrag", ...) and hold an amount, in the lower three quarters of the page, in runs
+  of rows less than two lines apart: the run with the most of them (the lower of equals).
 - **Item table**: of the tables (processors/pdf_layout/tables.py) of three columns or
   more above the totals, one with a header first, then the one with the most rows.
 """
@@ -32,6 +35,8 @@ from processors.results.evidence import Box
 MM = 72 / 25.4
 WINDOW_LEFT, WINDOW_WIDTH, WINDOW_HEIGHT = 20 * MM, 85 * MM, 45 * MM
 WINDOW_TOP = {"A": 27 * MM, "B": 45 * MM}
+ABOVE_WINDOW = 1.5
+"""Line heights above the window an address's first line may begin (set a little high)."""
 A4_WIDTH = (560.0, 630.0)
 """Pages this wide (A4 is 595 pt, US Letter 612) have the window where DIN 5008 puts it."""
 LETTERHEAD_SHARE = 0.125
@@ -50,8 +55,18 @@ BUYER_LABEL = re.compile(
 )
 """A recipient label; a word that may also begin a name ("Kunde Digital KG") only
 with a colon or alone on its line."""
+_SEPARATOR = re.compile(r"\s[-\u2013|]\s|[\u2022\u25cf\u00b7]")
+_COUNTRY = re.compile(
+    r"\b(?:Deutschland|Germany|Allemagne|Österreich|Austria|Schweiz|Suisse|Svizzera|Switzerland"
+    r"|France|Frankreich|Nederland|Netherlands|Niederlande|Belgi(?:en|um|ë|que)|Luxemb(?:ourg|urg)"
+    r"|Itali(?:a|y|en)|España|Spa(?:in|nien)|Polska|Pol(?:and|en)|Danmark|Denmark|Dänemark"
+    r"|United Kingdom|USA)\b|^(?:DE|AT|CH|FR|NL|BE|LU|IT|ES)$",
+    re.IGNORECASE,
+)
 _AMOUNT = re.compile(r"\d[.,]\d\d\b")
-_POSTCODE_CITY = re.compile(r"\b(?:[A-Z]{1,2}-?)?\d{4,5}(?:\s?[A-Z]{2})?\s+[^\W\d]", re.UNICODE)
+_POSTCODE_CITY = re.compile(r"\b(?:[A-Z]{1,2}-?)?\d{4,5}(?:\s?[A-Z]{2}\s)?\s*[^\W\d]{2}")
+"""A postcode and town: "10115 Berlin", "D-80331 München", "1012 AB Amsterdam",
+"88802Spielkreis" (run together by the text layer)."""
 TOTAL_LABEL = re.compile(
     r"\b(?:Netto\w*|Zwischensumme|Summe|Gesamt\w*|Rechnungsbetrag|Endbetrag|Zahlbetrag"
     r"|MwSt|USt|Umsatzsteuer|Mehrwertsteuer|Total|Subtotal|Amount\s+due|Balance\s+due|VAT|Tax"
@@ -99,7 +114,9 @@ class PageRegions:
     def of(page: PageLayout) -> PageRegions:
         form = _window_form(page)
         window = address_window(page, form)
-        top = window_box(form).y0 if window and form else LETTERHEAD_SHARE * page.height
+        top = LETTERHEAD_SHARE * page.height
+        if window is not None and form is not None:
+            top = min(window_box(form).y0, window.box.y0)
         letterhead = Region.of(
             RegionKind.LETTERHEAD, [line for line in page.lines if line.box.y1 <= top]
         )
@@ -127,16 +144,59 @@ def _window_form(page: PageLayout) -> str | None:
 
 
 def address_window(page: PageLayout, form: str | None) -> Region | None:
+    """The recipient's address in the window: its lines up to the last that reads as
+    postcode and town (and a country line after it), from after an earlier such line (a
+    sender's address stacked over it); the sender's return address left out, and the
+    lines of the address's block set just above the window put in."""
     if form is None:
         return None
-    lines = page.lines_in(window_box(form))
-    if not lines:
-        return None
-    if not any(_POSTCODE_CITY.search(line.text) for line in lines):
+    window = window_box(form)
+    inside = page.lines_in(window)
+    returned = {line for row in page.rows if _return_address(row, inside) for line in row}
+    lines = [line for line in inside if line not in returned]
+    towns = [index for index, line in enumerate(lines) if _town(line)]
+    if not towns:
         return None  # not an address: the page is not laid out by DIN 5008
-    if len(lines) > 2 and lines[0].height < 0.9 * min(line.height for line in lines[1:]):
-        lines = lines[1:]  # the return address, set small over the window
-    return Region.of(RegionKind.ADDRESS_WINDOW, lines)
+    start, end = (towns[-2] + 1 if len(towns) > 1 else 0), towns[-1] + 1
+    if end < len(lines) and _country(lines[end]):
+        end += 1
+    address = lines[start:end]
+    return Region.of(RegionKind.ADDRESS_WINDOW, [*_above(page, address[0], window), *address])
+
+
+def _above(page: PageLayout, first: Line, window: Box) -> list[Line]:
+    """The lines of `first`'s block just above the window, up to a town line (the end of
+    an address above)."""
+    block = next((b.lines for b in page.blocks if first in b.lines), (first,))
+    top = window.y0 - ABOVE_WINDOW * first.height
+    above: list[Line] = []
+    for line in reversed(block[: block.index(first)]):
+        if line.box.y1 < top or _town(line):
+            break
+        above.insert(0, line)
+    return above
+
+
+def _town(line: Line) -> bool:
+    return _POSTCODE_CITY.search(line.text) is not None
+
+
+def _return_address(row: tuple[Line, ...], window: tuple[Line, ...]) -> bool:
+    """A row of the window that is the sender's return address: set smaller than the
+    window's other lines, or its parts run together with separators ("Firma - Straße 5 -
+    12345 Ort", "Firma • Straße • Ort") or set apart in three cells or more."""
+    mine = [line for line in row if line in window]
+    if not mine or mine[0] not in window[:2]:  # only the window's first row
+        return False
+    text = " ".join(line.text for line in mine)
+    others = [line.height for line in window if line not in mine]
+    smaller = bool(others) and mine[0].height < 0.9 * min(others)
+    separated = len(_SEPARATOR.findall(text)) >= 2 or len(mine) >= 3
+    return smaller or separated
+
+
+def _country(line: Line) -> bool:
+    return len(line.words) <= 3 and _COUNTRY.search(line.text) is not None
 
 
 def buyer_block(page: PageLayout) -> Region | None:
@@ -148,6 +208,8 @@ def buyer_block(page: PageLayout) -> Region | None:
             if match is None:
                 continue
             rest = line.text[match.end() :].strip()
+            if rest and not any(ch.isalpha() for ch in rest):
+                continue  # "Customer: 4711", a number after the label
             after = [*block.lines[index + 1 :]]
             if rest:
                 return Region.of(RegionKind.BUYER, [_without_label(line, match.end()), *after])
@@ -186,6 +248,8 @@ def footer(page: PageLayout) -> Region | None:
         row = rows.pop()
         if taken and _gap(row, taken[-1]) > CLOSE_ROWS * max(line.height for line in row):
             break
+        if _AMOUNT.search(" ".join(line.text for line in row)):
+            break  # a table or the totals run down to the foot
         taken.append(row)
     return Region.of(RegionKind.FOOTER, [line for row in reversed(taken) for line in row])
 
@@ -195,17 +259,22 @@ def _gap(upper: tuple[Line, ...], lower: tuple[Line, ...]) -> float:
 
 
 def totals_block(page: PageLayout) -> Region | None:
+    """Of the runs of close rows that name a total, the one with the most such rows
+    (the lower one of equals)."""
     rows = [row for row in page.rows if row[0].box.y0 >= TOTALS_FROM * page.height]
-    start = next((i for i, row in enumerate(rows) if _names_total(row)), None)
-    if start is None:
+    runs: list[list[tuple[Line, ...]]] = []
+    for row in rows:
+        if not _names_total(row):
+            continue
+        last = runs[-1][-1] if runs else None
+        if last is not None and _gap(last, row) <= CLOSE_ROWS * max(line.height for line in row):
+            runs[-1].append(row)
+        else:
+            runs.append([row])
+    if not runs:
         return None
-    taken = [rows[start]]
-    for row in rows[start + 1 :]:
-        if _gap(taken[-1], row) > CLOSE_ROWS * max(line.height for line in row):
-            break
-        if _names_total(row):
-            taken.append(row)
-    return Region.of(RegionKind.TOTALS, [line for row in taken for line in row])
+    best = max(reversed(runs), key=len)
+    return Region.of(RegionKind.TOTALS, [line for row in best for line in row])
 
 
 def _names_total(row: tuple[Line, ...]) -> bool:

@@ -18,15 +18,22 @@ def _text(pdf: FPDF, x: float, y: float, text: str, size: float = 10, style: str
     pdf.text(x, y, text)
 
 
-def din_form_b() -> bytes:
+def din_form_b(dotted_return: bool = False, pitch: float = 5, first_line: float = 60) -> bytes:
+    """`dotted_return`: the return address in the body size, its parts set apart by
+    dots; `pitch`: the address's line pitch in mm; `first_line`: its first baseline."""
     pdf = FPDF(format="A4")
     pdf.add_page()
     pdf.set_auto_page_break(False)
     _text(pdf, 20, 20, SELLER, 16, "B")
     _text(pdf, 20, 27, "Hauptstraße 5, 80331 München", 9)
-    _text(pdf, 20, 50, f"{SELLER} - Hauptstraße 5 - 80331 München", 7)  # return address
+    if dotted_return:
+        for x, part in ((20, SELLER), (60, "\u00b7"), (64, "Hauptstraße 5"), (90, "\u00b7")):
+            _text(pdf, x, 50, part)
+        _text(pdf, 94, 50, "80331 München")
+    else:
+        _text(pdf, 20, 50, f"{SELLER} - Hauptstraße 5 - 80331 München", 7)  # return address
     for index, line in enumerate(BUYER):
-        _text(pdf, 20, 60 + 5 * index, line)
+        _text(pdf, 20, first_line + pitch * index, line)
     _text(pdf, 125, 60, "Rechnungsnummer:")
     _text(pdf, 160, 60, "RE-2024-17")
     _text(pdf, 125, 65, "Datum:")

@@ -79,6 +79,20 @@ def test_regions_of_a_din_5008_letter() -> None:
 
 
 @pytest.mark.parametrize(
+    "letter",
+    [
+        din_form_b(dotted_return=True),
+        din_form_b(pitch=9),  # a blank line's worth between the address lines
+        din_form_b(first_line=43),  # the name set above the window
+    ],
+    ids=["return-address-with-dots", "wide-pitch", "name-above-the-window"],
+)
+def test_the_address_in_the_window(letter: bytes) -> None:
+    window = PageRegions.of(_page(letter)).address_window
+    assert window is not None and window.text == "\n".join(BUYER)
+
+
+@pytest.mark.parametrize(
     ("label", "value", "placement"),
     [
         (r"Rechnungsnummer:", "2024-001", Placement.SAME_LINE),
