@@ -18,7 +18,7 @@ from storage.repositories import users
 from tests.processors.layout_docs import MM
 from tests.web.conftest import LiveServer
 from tests.web.evidence_support import LOW_REASON, seed_invoice_with_evidence
-from tests.web.support import Account, screenshot
+from tests.web.support import Account, screenshot, section_of
 
 STYLES = Path(__file__).parents[2] / "api" / "web" / "static" / "results.css"
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -30,17 +30,11 @@ def renderer_stopped(services: Services) -> Iterator[None]:
     services.page_renderer.shutdown()
 
 
-def _section(html: str) -> str:
-    found = re.search(r'<section aria-labelledby="evidence".*?</section>', html, re.DOTALL)
-    assert found is not None
-    return found.group()
-
-
 def test_the_page_shows_the_image_and_each_fields_box(
     web_client: TestClient, services: Services, account: Account
 ) -> None:
     result = seed_invoice_with_evidence(services.db, services.store, account.company_id)
-    section = _section(web_client.get(f"/app/invoices/{result}").text)
+    section = section_of(web_client.get(f"/app/invoices/{result}").text, "evidence")
 
     assert f'<image href="/app/invoices/{result}/pages/1.png"' in section
     assert re.search(r'<svg viewBox="0 0 595\.3 841\.9"', section)
@@ -90,7 +84,7 @@ def test_in_german(web_client: TestClient, services: Services, account: Account)
         users.set_language(session, account.user_id, "de")
         session.commit()
     result = seed_invoice_with_evidence(services.db, services.store, account.company_id)
-    section = _section(web_client.get(f"/app/invoices/{result}").text)
+    section = section_of(web_client.get(f"/app/invoices/{result}").text, "evidence")
     assert "Wo die Felder gelesen wurden" in section and "Seite 1 des PDF" in section
 
 
