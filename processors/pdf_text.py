@@ -57,7 +57,7 @@ from processors.pdf import open_pdf
 from processors.pdf_layout.ocr_words import ocr_page_words
 from processors.pdf_layout.words import PageWords
 from processors.results.source import OcrSummary, ReadMethod, Source
-from processors.text_layer import read_pages_and_words
+from processors.text_layer import read_pages, read_pages_and_words
 from processors.text_quality import reads_as_language, reads_as_text
 from processors.text_values import page_texts
 
@@ -134,7 +134,8 @@ class PdfText:
     skipped_ocr_pages: int = 0
     words: tuple[PageWords, ...] | None = None
     """Per page: its words with their boxes (processors/pdf_layout/), from the text layer
-    or from OCR; None when pypdf read the text (PDFium could not open the file)."""
+    or from OCR; None when not asked for, or when pypdf read the text (PDFium could not
+    open the file)."""
 
     @property
     def method(self) -> ReadMethod:
@@ -158,10 +159,13 @@ def read_pdf_text(
     max_pages: int,
     quality_gate: bool = True,
     max_ocr_pages: int = MAX_OCR_PAGES,
+    with_words: bool = False,
 ) -> PdfText:
-    """Text of the first `max_pages` pages. Raises `ProcessingError`: from `open_pdf`,
-    `unreadable_document` for a scan below the quality gate, `processing_failed` when
-    OCR is needed and not installed. `quality_gate=False` is for calibration only."""
+    """Text of the first `max_pages` pages, and with `with_words` each page's words and
+    boxes (about 3 ms a document more, docs/pdf_invoices.md). Raises `ProcessingError`:
+    from `open_pdf`, `unreadable_document` for a scan below the quality gate,
+    `processing_failed` when OCR is needed and not installed. `quality_gate=False` is for
+    calibration only."""
     reader = open_pdf(data)
     document = _open_pdfium(data)
     if document is None:
@@ -169,10 +173,13 @@ def read_pdf_text(
         layout = page_texts(reader, max_pages, layout=True)
         return PdfText(tuple(plain), tuple(layout), None)
     try:
-        plain, layout, words = read_pages_and_words(document, max_pages)
+        if with_words:
+            plain, layout, words = read_pages_and_words(document, max_pages)
+        else:
+            (plain, layout), words = read_pages(document, max_pages), None
         doubtful = [n for n, text in enumerate(plain) if not _usable(text) or _short(text)]
         if not doubtful:
-            return PdfText(tuple(plain), tuple(layout), None, words=tuple(words))
+            return PdfText(tuple(plain), tuple(layout), None, words=_tupled(words))
         pending = [n for n in doubtful if not _usable(plain[n]) or _draws_image(document[n])]
         return _with_ocr(
             _Pages(plain, layout, words),
@@ -214,7 +221,7 @@ class _Pages:
 
     plain: list[str]
     layout: list[str]
-    words: list[PageWords]
+    words: list[PageWords] | None  # None: not asked for
 
 
 def _with_ocr(
@@ -227,7 +234,8 @@ def _with_ocr(
     languages: tuple[str, ...] = LANGUAGES  # the first German page decides for the next
     for number in pending:
         plain[number] = layout[number] = ""
-        pages.words[number] = dataclasses.replace(pages.words[number], words=())
+        if pages.words is not None:
+            pages.words[number] = dataclasses.replace(pages.words[number], words=())
         image, scale = _render(document[number])
         if image is None:
             continue
@@ -243,12 +251,17 @@ def _with_ocr(
         words.extend(page.words)
         plain[number], layout[number] = page.plain, page.layout
         size = (image.width / scale, image.height / scale)
-        pages.words[number] = ocr_page_words(page.words, number + 1, 72 * scale, size)
+        if pages.words is not None:
+            pages.words[number] = ocr_page_words(page.words, number + 1, 72 * scale, size)
     if read == 0:
-        return PdfText(tuple(plain), tuple(layout), None, words=tuple(pages.words))
+        return PdfText(tuple(plain), tuple(layout), None, words=_tupled(pages.words))
     seconds = time.perf_counter() - started
     stats = OcrStats(read, len(words), mean_confidence(words), recognised_rate(words), seconds)
-    return PdfText(tuple(plain), tuple(layout), stats, skipped, tuple(pages.words))
+    return PdfText(tuple(plain), tuple(layout), stats, skipped, _tupled(pages.words))
+
+
+def _tupled(words: list[PageWords] | None) -> tuple[PageWords, ...] | None:
+    return tuple(words) if words is not None else None
 
 
 def _render(page: pdfium.PdfPage) -> tuple[Image.Image | None, float]:

@@ -120,13 +120,14 @@ def test_ocr_words_in_points() -> None:
 
 
 def test_the_text_of_a_pdf_comes_with_its_words() -> None:
-    (words_read,) = read_pdf_text(din_form_b(), "tesseract", 3).words or ()
+    (words_read,) = read_pdf_text(din_form_b(), "tesseract", 3, with_words=True).words or ()
     assert PageLayout.of(words_read) == _page(din_form_b())
+    assert read_pdf_text(din_form_b(), "tesseract", 3).words is None  # not asked for
 
 
 def test_a_scanned_pages_words_are_in_points_too() -> None:
     scanned = scan(din_form_b(), GRADE["g1-office"])
-    text = read_pdf_text(scanned, "tesseract", 1)
+    text = read_pdf_text(scanned, "tesseract", 1, with_words=True)
     assert text.ocr is not None
     (words_read,) = text.words or ()
     page = PageLayout.of(words_read)
