@@ -66,7 +66,9 @@ def document_kind(lines: list[str], text: str) -> DocumentKind:
 def _other_title(cell: str) -> str | None:
     """An other document's title word first in the cell (after an ordinal: `1. Mahnung`),
     the cell short or followed by a number, and not a reference label."""
-    text = _ORDINAL.sub("", cell.strip("*#-:|. "), count=1)
+    if cell.rstrip().endswith(":"):
+        return None  # `Bestellung:`, a label whose value stands in the next cell
+    text = _ORDINAL.sub("", cell.strip("*#-|. "), count=1)
     for kind, pattern in OTHER_TITLES.items():
         match = pattern.match(text)
         if match is None or _LABEL_AFTER.match(text[match.end() :]):

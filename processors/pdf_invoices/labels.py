@@ -80,14 +80,30 @@ ISSUE_LABELS = (
 )
 DUE_LABEL = guarded(
     r"(due\s*date|due\s*on|payable\s*(?:by|until)|remit\s*until|zahlungsziel|fällig(?:keit)?\w*|"
-    r"bis\s*zum|vervaldatum|date\s*limite\s*de\s*paiement|échéance)",
+    r"bis\s*zum|vervaldatum|date\s*limite\s*de\s*paiement|échéance|zahlbar\b[^\n.]{0,30}?\bbis|"
+    r"erstatten\s*wir\s*bis|(?:à\s*régler|payer|payable)\s*avant|betalen\s*(?:vóór|voor)|"
+    r"uiterlijk|scadenza|vencimiento|fecha\s*de\s*pago)",
     _I,
 )
 OTHER_DATE = guarded(
-    r"(order\s*date|bestelldatum|orderdatum|leistungsdatum|lieferdatum|delivery|"
-    r"date\s*of\s*delivery)",
+    r"(order\s*date|bestell\w*|orderdatum|leistungs\w*|liefer\w*|delivery|"
+    r"date\s*of\s*delivery|version|stylesheet|auftrag\w*|gedruckt|printed|gültig|"
+    r"valid|zeitraum|period|livraison|prestation|d[ée]but|\bfin\b|commande|contrat|"
+    r"r[ée]ception|associ[ée]e|li[ée]e|related|preceding|original\w*|ursprüngl\w*)",
     _I,
 )
+"""Dates of other things than the invoice: orders, delivery, versions of a format
+(`ZUGFeRD-Version: 2.1 vom 24.03.2020`), print dates, validity, periods, and the invoice
+a credit note or a correction refers to (`Date de facture associée`)."""
+TITLE_NUMBER = guarded(
+    r"(?:\(\d{3}\)\s*)?(?:[a-zß\u00e0-\u00ff]+\s+){0,3}?(?:n[°ºo]\.?|nr\.?|no\.|n\.|nummer|number|#)"
+    r"\s*:?\s*([A-Z0-9][A-Z0-9/_\-.]*\d[A-Z0-9/_\-]*)",
+    _I,
+)
+"""The number after a title (`Handelsrechnung (380) Nr. 471102`, `Fattura n. 17/2024`,
+`Beitragsrechnung zur Kraftfahrtversicherung Nr. 55-1`)."""
+TITLE_DATE = guarded(r"\b(vom|von|du|del|dated|van|de|of|from)\b", _I)
+"""The date right after an invoice's number on its title line (`Nr. 471102 vom 05.03.2020`)."""
 NET_LABEL = guarded(
     r"(netto\w*|\bnet\b\s*(?:total|amount)?|sub\s?-?total\w*|zwischensumme|total\s*ht|"
     r"montant\s*(?:eur\s*)?ht|exclusief\s*btw|excl\.?\s*(?:vat|btw)|"
@@ -131,6 +147,8 @@ CHARGE_LABEL = guarded(
     _I,
 )
 """Charges and allowances: `Gesamtbetrag der Zuschläge 0,00` is no gross."""
+INCLUSIVE = guarded(r"\b(incl|inkl|inclusive|including|einschl|ttc|incluso|incluido)\b", _I)
+"""`Totaal incl. btw`: a gross that names the VAT it includes, not a VAT amount."""
 VAT_ID = guarded(
     r"\b((?:DE|AT|FR|NL|BE|LU|IT|ES|PL|CZ|DK|SE|FI|IE|PT|GB|CH)"
     r"[ ]?(?:\d[ ]?){8,11}(?:B\d{2})?)\b"
@@ -144,12 +162,30 @@ BUYER_VAT_HINT = guarded(r"\b(uw|your|ihre?)\b", _I)
 TAX_NUMBER = guarded(r"(?:steuer-?\s?nr\.?|steuernummer|st\.-?nr\.?)\s*:?\s*([\d/ ]{8,16}\d)", _I)
 BUYER_LABEL = guarded(
     r"^\s*(bill\s*to(?:\s*address)?|invoice\s*to|billing\s*address|rechnungsempfänger|rechnung\s*an|"
-    r"factuuradres)\b",
+    r"factuuradres|factuur\s*aan|käufer|leistungsempfänger|kunde|buyer|customer|sold\s*to|client|"
+    r"acheteur|destinataire|factur[ée]\s*à|klant|cliente|destinatario|facturar\s*a)\b",
     _I,
 )
+DELIVERY_LABEL = guarded(
+    r"^\s*(ship\s*to|deliver(?:y)?\s*(?:to|address)|lieferanschrift|lieferadresse|"
+    r"adresse\s*de\s*livraison|afleveradres|leveringsadres|indirizzo\s*di\s*consegna)",
+    _I,
+)
+"""Where the goods go: not the buyer's name, and a label, not a value."""
+SELLER_LABEL = guarded(
+    r"^\s*(verkäufer|lieferant|rechnungssteller|seller|supplier|vendor|vendeur|"
+    r"fournisseur|leverancier|fornitore|cedente|proveedor|emisor)\b",
+    _I,
+)
+NAME_LABEL = guarded(
+    r"^\s*(?:name|firma|company|raison\s*sociale|nom|naam|nome|nombre|"
+    r"razón\s*social)\s*:\s*",
+    _I,
+)
+"""`Name: Kunden AG Mitte` in a party block: the value is the name, without its label."""
 LEGAL_FORM = guarded(
     r"\b(GmbH|AG|KG|OHG|UG|e\.K\.|Inc\.?|Ltd\.?|Limited|LLC|B\.V\.|N\.V\.|SAS|SARL|S\.A\.|"
-    r"SE|plc|Corp\.?)(?=\W|$)"
+    r"SE|plc|Corp\.?|BV|NV|VOF|S\.r\.l\.|SRL|S\.p\.A\.|SpA|LLP|EURL|SASU|KGaA|mbH)(?=\W|$)"
 )
 COLUMN_GAP = guarded(r"\s{6,}")
 RETURN_ADDRESS_SEP = guarded("(?<!\\s)\\s+[\u25cf\u00b7\u2022|\u2013-]\\s+")

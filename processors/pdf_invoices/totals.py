@@ -15,6 +15,7 @@ from processors.pdf_invoices.labels import (
     CHARGE_LABEL,
     CURRENCY_MARKS,
     GROSS_LABEL,
+    INCLUSIVE,
     NET_LABEL,
     PERCENT,
     PREPAID_LABEL,
@@ -61,8 +62,24 @@ def _label_amounts(
         amounts = [a for a in amounts if a.value.as_tuple().exponent != 0]
         if amounts:
             chosen = _after_label(line, match.end(), amounts) if on_line else amounts[-1]
+            found.extend(_space_grouped(line if on_line else lines[index + 1], chosen))
             found.append(abs(chosen.value))
     return found
+
+
+_GROUPS_BEFORE = re.compile(r"(?<![\d.,])(\d{1,3}(?:[ \u00a0\u202f]\d{3})*)[ \u00a0\u202f]$")
+
+
+def _space_grouped(line: str, amount: AmountMatch) -> list[Decimal]:
+    """`Total TTC 25 807,37`: thousands grouped by spaces (French) read as 807,37; the
+    grouped reading is one more candidate, and the arithmetic decides between them (a
+    space also separates a quantity from a price in a table row)."""
+    before = _GROUPS_BEFORE.search(line[: amount.start])
+    digits = line[amount.start : amount.end].lstrip("-+\u2212 ")
+    if before is None or not re.match(r"\d{3}[.,]", digits):
+        return []
+    grouped = re.sub(r"\D", "", before.group(1)) + "000"
+    return [Decimal(grouped) + abs(amount.value)]
 
 
 def _zero_rate(line: str) -> bool:
@@ -122,7 +139,9 @@ _NOT_GROSS = re.compile(
 )
 """A net, a charge or allowance (`Gesamtbetrag der Zuschläge 0,00`) or a prepayment is
 no gross, whatever total word it carries."""
-_NOT_VAT = re.compile("|".join(p.pattern for p in (NET_LABEL, CHARGE_LABEL)), re.IGNORECASE)
+_NOT_VAT = re.compile(
+    "|".join(p.pattern for p in (NET_LABEL, CHARGE_LABEL, INCLUSIVE)), re.IGNORECASE
+)
 
 
 def totals(
@@ -135,6 +154,9 @@ def totals(
     vats = _label_amounts(lines, VAT_LABEL, _NOT_VAT, skip_zero_rate=True)
     if any(_zero_rate(line) and VAT_LABEL.search(line) for line in lines):
         vats.append(Decimal(0))  # at 0 % the amount printed is the base, not the VAT
+    rated = _rated_vat_sum(lines)
+    if rated is not None:
+        vats.append(rated)
     if breakdown:
         vats.append(sum((row.tax_amount or Decimal(0) for row in breakdown), Decimal(0)))
         nets.append(sum((row.taxable_amount or Decimal(0) for row in breakdown), Decimal(0)))
@@ -150,6 +172,40 @@ def totals(
     )
     decision = decision.signed(negative or _printed_negative(lines, decision.gross))
     return decision, breakdown, checks(decision, len(breakdown))
+
+
+def vat_doubt(lines: list[str], vat: Decimal | None) -> bool:
+    """No VAT decided, or zero VAT while a line with an amount prints a rate above zero
+    (a taxed item, a breakdown row, or a discount: a doubt costs a review, a silent
+    wrong VAT costs a booking)."""
+    if vat is None:
+        return True
+    if vat:
+        return False
+    return any(
+        (percent := PERCENT.search(line)) is not None
+        and Decimal(percent.group(1).replace(",", ".")) > 0
+        and bool(find_amounts(line))
+        for line in lines
+    )
+
+
+def _rated_vat_sum(lines: list[str]) -> Decimal | None:
+    """The sum of VAT lines at different rates (`zzgl. 19 % USt. 3.581,93`, `zzgl. 7 % USt.
+    749,85`): the VAT total is not one row of them. Lines printed twice (text in content
+    order and in layout) count once."""
+    rows: set[tuple[Decimal, Decimal]] = set()
+    for line in lines:
+        percent = PERCENT.search(line)
+        if percent is None or not VAT_LABEL.search(line) or _NOT_VAT.search(line):
+            continue
+        amounts = [a.value for a in find_amounts(line[percent.end() :])]
+        rate = Decimal(percent.group(1).replace(",", "."))
+        if rate and len(amounts) == 1:
+            rows.add((rate, amounts[0]))
+    if len({rate for rate, _ in rows}) < 2:
+        return None
+    return sum((abs(amount) for _, amount in rows), Decimal(0))
 
 
 def _printed_negative(lines: list[str], gross: Decimal | None) -> bool:
