@@ -14,7 +14,7 @@ import logging
 import signal
 import threading
 
-from flows.executor import DocumentExecutor, ReaderStopped
+from flows.executor import DocumentExecutor, ReaderStopped, ReaderUnavailable
 from flows.reader_process import DocumentTimeLimit, ReaderLimits
 from processors.base import ProcessingError
 from processors.pdf_layout.page_image import render_page
@@ -52,16 +52,22 @@ class PageRenderer:
         future = self._started().submit(LANE, render_in_child, data, number, self._limits())
         try:
             answer: bytes | None = future.result()
-        except ReaderStopped as stopped:  # killed past a kernel limit
-            log.warning("page %d not rendered: %s", number, stopped)
+        except (ReaderStopped, ReaderUnavailable) as trouble:  # killed past a limit, or no process
+            log.warning("page %d not rendered: %s", number, trouble)
             return None
         return answer
+
+    def warm_up_soon(self) -> None:
+        """Start the reading process in the background (an invoice page with evidence is
+        being shown, its images are asked for next): its start takes seconds."""
+        threading.Thread(target=self._started().warm_up, name="page-images", daemon=True).start()
 
     def _started(self) -> DocumentExecutor:
         with self._lock:
             if self._executor is None:
+                # Latency work, like the API itself: not niced like the worker's readers.
                 self._executor = DocumentExecutor(
-                    processes=1, limits=self._limits(), compile_rules=False
+                    processes=1, limits=self._limits(), niceness=0, compile_rules=False
                 )
             return self._executor
 

@@ -119,9 +119,12 @@ def invoice_page(
     def build(session: Session, result: Result) -> dict[str, Any]:
         duplicates = result_repo.possible_duplicates(session, result)
         read = InvoiceResult.from_dict(result.data)
+        evidence = evidence_view(read, f"/app/invoices/{result.id}")
+        if evidence is not None:
+            services.page_renderer.warm_up_soon()
         return {
             "invoice": invoice_view(read, duplicates),
-            "evidence": evidence_view(read, f"/app/invoices/{result.id}"),
+            "evidence": evidence,
             "print_url": f"/app/invoices/{result.id}/print",
         }
 

@@ -24,10 +24,13 @@ STYLES = Path(__file__).parents[2] / "api" / "web" / "static" / "results.css"
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
-@pytest.fixture
-def renderer_stopped(services: Services) -> Iterator[None]:
+@pytest.fixture(autouse=True)
+def renderer_stopped(request: pytest.FixtureRequest) -> Iterator[None]:
+    """The page's view starts the reading process that renders its images: stopped."""
     yield
-    services.page_renderer.shutdown()
+    if "services" in request.fixturenames:
+        services: Services = request.getfixturevalue("services")
+        services.page_renderer.shutdown()
 
 
 def test_the_page_shows_the_image_and_each_fields_box(
@@ -54,7 +57,7 @@ def test_the_page_shows_the_image_and_each_fields_box(
 
 
 def test_the_page_image_is_rendered_in_a_reading_process(
-    web_client: TestClient, services: Services, account: Account, renderer_stopped: None
+    web_client: TestClient, services: Services, account: Account
 ) -> None:
     result = seed_invoice_with_evidence(services.db, services.store, account.company_id)
     image = web_client.get(f"/app/invoices/{result}/pages/1.png")

@@ -105,7 +105,9 @@ def _forms(root: html.HtmlElement, csrf_token: str) -> list[str]:
 
 
 @pytest.fixture
-def site(client: TestClient, account: Account, services: Services) -> list[str]:
+def site(
+    client: TestClient, account: Account, services: Services, request: pytest.FixtureRequest
+) -> list[str]:
     """Every kind of page, over results the real pipeline made."""
     read = {}
     for kind, (name, content), fields in (
@@ -125,6 +127,7 @@ def site(client: TestClient, account: Account, services: Services) -> list[str]:
     )
     running = seed_batch(services.db, account.company_id, ["queued", "completed", "failed"])
     with_evidence = seed_invoice_with_evidence(services.db, services.store, account.company_id)
+    request.addfinalizer(services.page_renderer.shutdown)  # its page starts the renderer
     return [
         "/app/uploads",
         "/app/uploads?status=nonsense&from=yesterday",
