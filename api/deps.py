@@ -15,6 +15,7 @@ from fastapi.security import HTTPBearer
 from sqlalchemy.orm import Session
 
 from api.ratelimit import RateLimiter
+from flows.page_render import PageRenderer
 from storage.db import Database
 from storage.errors import Unauthorized
 from storage.models import utcnow
@@ -58,8 +59,10 @@ class Services:
     store: ObjectStore
     rate_limiter: RateLimiter = field(init=False)
     retry_after: RetryAfterEstimator = field(init=False)
+    page_renderer: PageRenderer = field(init=False)  # its process starts on first use
 
     def __post_init__(self) -> None:
+        self.page_renderer = PageRenderer()
         self.rate_limiter = RateLimiter(
             self.settings.rate_limit_per_second, self.settings.rate_limit_burst
         )

@@ -26,6 +26,7 @@ fine, and the web application retries `processing_failed` once the engine is the
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import itertools
 import logging
@@ -53,8 +54,10 @@ from processors.ocr import (
     recognised_rate,
 )
 from processors.pdf import open_pdf
+from processors.pdf_layout.ocr_words import ocr_page_words
+from processors.pdf_layout.words import PageWords
 from processors.results.source import OcrSummary, ReadMethod, Source
-from processors.text_layer import read_pages
+from processors.text_layer import read_pages, read_pages_and_words
 from processors.text_quality import reads_as_language, reads_as_text
 from processors.text_values import page_texts
 
@@ -129,6 +132,10 @@ class PdfText:
     """Per page: one line per visual row, columns kept apart by spaces."""
     ocr: OcrStats | None
     skipped_ocr_pages: int = 0
+    words: tuple[PageWords, ...] | None = None
+    """Per page: its words with their boxes (processors/pdf_layout/), from the text layer
+    or from OCR; None when not asked for, or when pypdf read the text (PDFium could not
+    open the file)."""
 
     @property
     def method(self) -> ReadMethod:
@@ -152,10 +159,13 @@ def read_pdf_text(
     max_pages: int,
     quality_gate: bool = True,
     max_ocr_pages: int = MAX_OCR_PAGES,
+    with_words: bool = False,
 ) -> PdfText:
-    """Text of the first `max_pages` pages. Raises `ProcessingError`: from `open_pdf`,
-    `unreadable_document` for a scan below the quality gate, `processing_failed` when
-    OCR is needed and not installed. `quality_gate=False` is for calibration only."""
+    """Text of the first `max_pages` pages, and with `with_words` each page's words and
+    boxes (about 3 ms a document more, docs/pdf_invoices.md). Raises `ProcessingError`:
+    from `open_pdf`, `unreadable_document` for a scan below the quality gate,
+    `processing_failed` when OCR is needed and not installed. `quality_gate=False` is for
+    calibration only."""
     reader = open_pdf(data)
     document = _open_pdfium(data)
     if document is None:
@@ -163,13 +173,19 @@ def read_pdf_text(
         layout = page_texts(reader, max_pages, layout=True)
         return PdfText(tuple(plain), tuple(layout), None)
     try:
-        plain, layout = read_pages(document, max_pages)
+        if with_words:
+            plain, layout, words = read_pages_and_words(document, max_pages)
+        else:
+            (plain, layout), words = read_pages(document, max_pages), None
         doubtful = [n for n, text in enumerate(plain) if not _usable(text) or _short(text)]
         if not doubtful:
-            return PdfText(tuple(plain), tuple(layout), None)
+            return PdfText(tuple(plain), tuple(layout), None, words=_tupled(words))
         pending = [n for n in doubtful if not _usable(plain[n]) or _draws_image(document[n])]
         return _with_ocr(
-            plain, layout, pending, document, _Ocr(ocr_command, quality_gate, max_ocr_pages)
+            _Pages(plain, layout, words),
+            pending,
+            document,
+            _Ocr(ocr_command, quality_gate, max_ocr_pages),
         )
     finally:
         document.close()
@@ -199,20 +215,28 @@ def _draws_image(page: pdfium.PdfPage) -> bool:
     return any(True for _ in page.get_objects(filter=[pdfium_raw.FPDF_PAGEOBJ_IMAGE]))
 
 
+@dataclass(frozen=True, slots=True)
+class _Pages:
+    """Per page, what the text layer read: replaced page by page by what OCR reads."""
+
+    plain: list[str]
+    layout: list[str]
+    words: list[PageWords] | None  # None: not asked for
+
+
 def _with_ocr(
-    plain: list[str],
-    layout: list[str],
-    pending: list[int],
-    document: pdfium.PdfDocument,
-    settings: _Ocr,
+    pages: _Pages, pending: list[int], document: pdfium.PdfDocument, settings: _Ocr
 ) -> PdfText:
+    plain, layout = pages.plain, pages.layout
     started = time.perf_counter()
     words: list[OcrWord] = []
     read = skipped = 0
     languages: tuple[str, ...] = LANGUAGES  # the first German page decides for the next
     for number in pending:
         plain[number] = layout[number] = ""
-        image = _render(document[number])
+        if pages.words is not None:
+            pages.words[number] = dataclasses.replace(pages.words[number], words=())
+        image, scale = _render(document[number])
         if image is None:
             continue
         if read == settings.max_pages:
@@ -226,20 +250,28 @@ def _with_ocr(
             _gate(number + 1, page.words)
         words.extend(page.words)
         plain[number], layout[number] = page.plain, page.layout
+        size = (image.width / scale, image.height / scale)
+        if pages.words is not None:
+            pages.words[number] = ocr_page_words(page.words, number + 1, 72 * scale, size)
     if read == 0:
-        return PdfText(tuple(plain), tuple(layout), None)
+        return PdfText(tuple(plain), tuple(layout), None, words=_tupled(pages.words))
     seconds = time.perf_counter() - started
     stats = OcrStats(read, len(words), mean_confidence(words), recognised_rate(words), seconds)
-    return PdfText(tuple(plain), tuple(layout), stats, skipped)
+    return PdfText(tuple(plain), tuple(layout), stats, skipped, _tupled(pages.words))
 
 
-def _render(page: pdfium.PdfPage) -> Image.Image | None:
-    """The page in greyscale at OCR resolution; None when nothing is drawn on it."""
+def _tupled(words: list[PageWords] | None) -> tuple[PageWords, ...] | None:
+    return tuple(words) if words is not None else None
+
+
+def _render(page: pdfium.PdfPage) -> tuple[Image.Image | None, float]:
+    """The page in greyscale at OCR resolution (None when nothing is drawn on it), and
+    its pixels per point."""
     width, height = page.get_size()
     scale = min(OCR_DPI / 72, (MAX_RENDER_PIXELS / max(width * height, 1)) ** 0.5)
     image = page.render(scale=scale, grayscale=True).to_pil().convert("L")
     darkest, _ = image.getextrema()
-    return None if darkest > BLANK_LEVEL else image
+    return (None if darkest > BLANK_LEVEL else image), scale
 
 
 def _recognise(

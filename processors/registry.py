@@ -27,7 +27,7 @@ from processors.base import (
 from processors.datev import DatevProcessor
 from processors.einvoice.processor import EInvoiceProcessor
 from processors.other_document import OtherDocumentProcessor
-from processors.pdf_invoice import PdfTextInvoiceProcessor
+from processors.pdf_invoices import PdfTextInvoiceProcessor
 from processors.sepa import SepaProcessor
 
 

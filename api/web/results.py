@@ -16,6 +16,7 @@ from api.body_limits import BodyKind, body_limit
 from api.deps import ServicesDep
 from api.web.auth import CsrfUser, CurrentUser, WebUser
 from api.web.downloads import original_response
+from api.web.evidence_views import evidence_view
 from api.web.i18n import N_
 from api.web.invoice_views import invoice_view
 from api.web.limits import MAX_FORM_FIELDS
@@ -27,7 +28,7 @@ from processors.json_fields import ResultShapeError
 from processors.results import BankStatementResult, InvoiceResult, PaymentFile
 from processors.results.other_document import other_document_from_dict
 from storage.errors import ValidationFailed
-from storage.models import Result
+from storage.models import Result, Upload
 from storage.repositories import results as result_repo
 from storage.repositories import uploads as upload_repo
 from storage.repositories import web_results
@@ -35,6 +36,9 @@ from storage.repositories.web_results import NotRetryable, ResultLocked
 
 router = APIRouter(prefix="/app", include_in_schema=False)
 
+MAX_PAGE_NUMBER = 10_000
+PAGE_IMAGE_CACHE = "private, max-age=86400"
+"""A result's pages never change; a deleted result's image may stay in the browser a day."""
 # The refusals of storage/repositories/web_results.py the pages show. Their details are
 # English (the API shares them); listed here, they are in the catalog, and the error
 # page shows them in the page's language. tests/web/test_translations.py checks that
@@ -117,8 +121,13 @@ def invoice_page(
 ) -> Response:
     def build(session: Session, result: Result) -> dict[str, Any]:
         duplicates = result_repo.possible_duplicates(session, result)
+        read = InvoiceResult.from_dict(result.data)
+        evidence = evidence_view(read, f"/app/invoices/{result.id}")
+        if evidence is not None:
+            services.page_renderer.warm_up_soon()
         return {
-            "invoice": invoice_view(InvoiceResult.from_dict(result.data), duplicates),
+            "invoice": invoice_view(read, duplicates),
+            "evidence": evidence,
             "print_url": f"/app/invoices/{result.id}/print",
         }
 
@@ -143,6 +152,22 @@ def invoice_print_page(
     return _result_page(
         request, user, services, result_id, "invoice", "results/invoice_print.html", build
     )
+
+
+@router.get("/invoices/{result_id}/pages/{number}.png")
+@body_limit(BodyKind.NONE)
+def invoice_page_image(
+    request: Request, result_id: str, number: int, user: CurrentUser, services: ServicesDep
+) -> Response:
+    """A page of the invoice's PDF as an image, for its evidence boxes (flows/page_render.py
+    renders it in a reading process under kernel limits)."""
+    stored = stored_original(services, user, result_id, "invoice")
+    if stored is None or stored.object_key is None or not 1 <= number <= MAX_PAGE_NUMBER:
+        return not_found_page(request, user)
+    image = services.page_renderer.render(services.store.read_bytes(stored.object_key), number)
+    if image is None:
+        return not_found_page(request, user)
+    return Response(image, media_type="image/png", headers={"Cache-Control": PAGE_IMAGE_CACHE})
 
 
 @router.get("/documents/{result_id}", response_class=HTMLResponse)
@@ -253,6 +278,23 @@ def delete_result(
         session.commit()
     target = f"/app/uploads/{uploads[0].id}" if uploads else "/app/uploads"
     return RedirectResponse(target, status_code=303)
+
+
+def stored_original(
+    services: ServicesDep, user: WebUser, result_id: str, result_type: str | None = None
+) -> Upload | None:
+    """The upload whose stored bytes a live result of the user's company was read from
+    (of `result_type` when given); None when there is none or its bytes are gone."""
+    key = parse_id(result_id)
+    with services.db.read_session() as session:
+        result = web_results.live_result(session, user.company_id, key) if key else None
+        if result is None or result_type not in (None, result.type):
+            return None
+        uploads = web_results.uploads_of_result(session, result.id)
+    stored = next((u for u in uploads if u.object_key), None)
+    if stored is None or stored.object_key is None or not services.store.exists(stored.object_key):
+        return None
+    return stored
 
 
 @router.get("/results/{result_id}/original")

@@ -83,6 +83,17 @@ class Box:
 
 
 @dataclass(frozen=True, slots=True)
+class PageSize:
+    """A page's size in points, as displayed: what a box is drawn on."""
+
+    width: float
+    height: float
+
+
+A4 = PageSize(595.28, 841.89)
+
+
+@dataclass(frozen=True, slots=True)
 class FieldEvidence:
     field: EvidenceField
     page: int  # 1 for the first page
@@ -90,6 +101,8 @@ class FieldEvidence:
     confidence: Confidence
     reason: str | None = dataclasses.field(default=None, metadata=OMITTED_WHEN_NONE)
     """Why a field is `low` (for people: "net + VAT does not make the gross")."""
+    page_size: PageSize | None = dataclasses.field(default=None, metadata=OMITTED_WHEN_NONE)
+    """The page's size (the web application draws the box on it); A4 when not given."""
 
 
 def evidence_by_field(

@@ -32,7 +32,7 @@ class TotalsCheck(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class TextClassification:
-    """Why a PDF's text was taken for an invoice (processors/pdf_invoice_classify.py)."""
+    """Why a PDF's text was taken for an invoice (processors/pdf_invoices/classify.py)."""
 
     score: int
     signals: tuple[str, ...]

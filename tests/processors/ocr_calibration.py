@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from processors.bank_statement import best_reading, parse, statement_data
-from processors.pdf_invoice import extract_invoice, joined
+from processors.pdf_invoices.processor import extract_invoice, joined
 from processors.pdf_text import PdfText, read_pdf_text
 from tests.processors.conftest import CORPUS, MANIFEST
 from tests.processors.generated_docs import (

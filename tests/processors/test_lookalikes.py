@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from processors.base import DocumentType, ResultType
-from processors.invoice_evidence import placeholders, titled
+from processors.pdf_invoices.title_and_template import placeholders, titled
 from processors.pipeline import read_document
 from tests.processors.conftest import context
 from tests.processors.lookalike_docs import (

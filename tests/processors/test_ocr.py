@@ -20,7 +20,7 @@ from processors.base import (
 )
 from processors.ocr import OcrWord, layout_text, ocr_available, parse_tsv
 from processors.pdf import open_pdf
-from processors.pdf_invoice import PdfTextInvoiceProcessor
+from processors.pdf_invoices.processor import PdfTextInvoiceProcessor
 from processors.pdf_text import MIN_MEAN_CONFIDENCE, read_pdf_text
 from processors.pipeline import read_document
 from processors.text_quality import measure

@@ -20,7 +20,12 @@ from processors.base import (
     ProcessingError,
     ResultType,
 )
-from processors.pdf_invoice import PdfTextInvoiceProcessor, classify, extract_invoice, read_text
+from processors.pdf_invoices.processor import (
+    PdfTextInvoiceProcessor,
+    classify,
+    extract_invoice,
+    read_text,
+)
 from processors.text_values import find_amounts, find_dates, find_ibans, parse_number
 from tests.processors.conftest import context, manifest_rows, row_id
 from tests.processors.generated_docs import (

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import processors.pdf_invoice_labels as labels
-from processors.invoice_evidence import _PLACEHOLDER
-from processors.pdf_invoice_regex import guarded
+import processors.pdf_invoices.labels as labels
+from processors.pdf_invoices.regex import guarded
+from processors.pdf_invoices.title_and_template import _PLACEHOLDER
 
 _GUARD = re.compile(r"\(\?=\[(?:[^\]\\]|\\.)*\]\)\(\?:(?P<pattern>.*)\)", re.DOTALL)
 

@@ -24,7 +24,13 @@ from processors.other_document import OtherDocumentProcessor
 from processors.pipeline import read_document
 from processors.registry import Registry
 from processors.results import AnyResult, result_from_dict
-from processors.results.evidence import Box, Confidence, EvidenceField, FieldEvidence
+from processors.results.evidence import (
+    Box,
+    Confidence,
+    EvidenceField,
+    FieldEvidence,
+    PageSize,
+)
 from processors.results.invoice import InvoiceChecks, InvoiceResult
 from processors.results.other_document import (
     FiledPaymentFile,
@@ -70,6 +76,9 @@ NOT_RECORDED = {
         "evidence[].box.y1",
         "evidence[].confidence",
         "evidence[].reason",
+        "evidence[].pageSize",
+        "evidence[].pageSize.width",
+        "evidence[].pageSize.height",
     }
 }
 COMPANY = CompanyProfile(name="Muster GmbH", vat_ids=("DE123456789",))
@@ -177,6 +186,7 @@ def test_an_invoice_with_evidence_round_trips() -> None:
             Box(480.0, 610.3, 540.1, 621.0),
             Confidence.LOW,
             "net + VAT does not make the gross",
+            PageSize(595.3, 841.9),
         ),
     )
     result = dataclasses.replace(outcome.result, evidence=evidence)

@@ -198,3 +198,12 @@ def seed_batch(
             error_code="unreadable_document" if status == "failed" else None,
         )
     return batch_id
+
+
+def section_of(page: str, heading_id: str) -> str:
+    """The page's `<section aria-labelledby=heading_id ...>` as HTML text."""
+    found = re.search(
+        rf'<section aria-labelledby="{heading_id}"[^>]*>.*?</section>', page, re.DOTALL
+    )
+    assert found is not None, heading_id
+    return found.group()

@@ -25,7 +25,7 @@ from processors.results.invoice import EInvoiceValidation, InvoiceResult
 from processors.results.source import Source
 from storage.db import Database
 from storage.models import Result, Upload
-from tests.web.support import Account, seed_upload
+from tests.web.support import Account, section_of, seed_upload
 
 INVOICE = Invoice(
     number="RE-2025-0042",
@@ -61,17 +61,11 @@ def _result_id(database: Database, upload_id: uuid.UUID) -> uuid.UUID | None:
         return session.get_one(Upload, upload_id).result_id
 
 
-def _section(page: str) -> str:
-    found = re.search(r'<section aria-labelledby="hybrid">.*?</section>', page, re.DOTALL)
-    assert found is not None
-    return found.group()
-
-
 def test_a_mismatch_is_shown_with_both_values(
     web_client: TestClient, database: Database, account: Account
 ) -> None:
     text = "Rechnungsnummer: RE-2025-0042\nRechnungsdatum: 12.03.2025\nGesamtbetrag: 1.243,56 €"
-    section = _section(_hybrid_page(web_client, database, account, text))
+    section = section_of(_hybrid_page(web_client, database, account, text), "hybrid")
 
     assert "disagree: Gross amount, Amount due" in section
     row = re.search(r"<th scope=\"row\">Gross amount</th>(.*?)</tr>", section, re.DOTALL)
@@ -86,7 +80,7 @@ def test_an_agreeing_hybrid_says_so(
     text = (
         "Rechnung RE-2025-0042 vom 12.03.2025\nGesamtbetrag 1.234,56\nIBAN DE89370400440532013000"
     )
-    section = _section(_hybrid_page(web_client, database, account, text))
+    section = section_of(_hybrid_page(web_client, database, account, text), "hybrid")
 
     assert "agrees with the invoice it shows" in section
     assert "differs" not in section

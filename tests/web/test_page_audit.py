@@ -18,6 +18,7 @@ from lxml import html
 
 from api.deps import Services
 from storage.db import Database
+from tests.web.evidence_support import seed_invoice_with_evidence
 from tests.web.results_helpers import (
     bank_statement,
     e_invoice_with_warnings,
@@ -104,7 +105,9 @@ def _forms(root: html.HtmlElement, csrf_token: str) -> list[str]:
 
 
 @pytest.fixture
-def site(client: TestClient, account: Account, services: Services) -> list[str]:
+def site(
+    client: TestClient, account: Account, services: Services, request: pytest.FixtureRequest
+) -> list[str]:
     """Every kind of page, over results the real pipeline made."""
     read = {}
     for kind, (name, content), fields in (
@@ -123,6 +126,8 @@ def site(client: TestClient, account: Account, services: Services) -> list[str]:
         error_message="The document could not be read in time.",
     )
     running = seed_batch(services.db, account.company_id, ["queued", "completed", "failed"])
+    with_evidence = seed_invoice_with_evidence(services.db, services.store, account.company_id)
+    request.addfinalizer(services.page_renderer.shutdown)  # its page starts the renderer
     return [
         "/app/uploads",
         "/app/uploads?status=nonsense&from=yesterday",
@@ -137,6 +142,7 @@ def site(client: TestClient, account: Account, services: Services) -> list[str]:
         *(result_path(read[kind]) for kind in ("invoice", "statement", "payment_file")),
         result_path(read["document"]),
         result_path(read["invoice"]) + "/print",
+        f"/app/invoices/{with_evidence}",  # a PDF's fields beside their page
     ]
 
 

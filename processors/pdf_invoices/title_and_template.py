@@ -1,4 +1,4 @@
-"""Evidence for the invoice classifier (`pdf_invoice_classify.classify`) beyond labels and amounts:
+"""Evidence for the invoice classifier (`classify.classify`) beyond labels and amounts:
 whether the document is *titled* an invoice, and whether it is a template.
 
 **Titled.** A title word (Rechnung, Invoice, Facture, Factuur, Fattura, Factura,
@@ -23,14 +23,20 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from processors.pdf_invoice_labels import TITLE
-from processors.pdf_invoice_regex import guarded
+from processors.pdf_invoices.labels import TITLE
+from processors.pdf_invoices.regex import guarded
 from processors.text_values import cells, find_amounts, find_dates
 
 _I = re.IGNORECASE
 HEADING_WORDS = 6
 """A title cell of up to this many words is a heading ("Rechnung an Firma X" too)."""
-_NUMBER_AFTER = re.compile(r"\s*(?:n[°or]\.?|nummer|number|#|:)?\s*[#:]?\s*[A-Z]*[-/]?\d", _I)
+_NUMBER_AFTER = re.compile(
+    r"\s*(?:\(\d{3}\)\s*)?(?:(?:\S+\s+){0,3}(?:n[°or]\.?|nummer|number|#)|:)?\s*[#:]?\s*"
+    r"[A-Z]*[-/]?\d",
+    _I,
+)
+"""A number after the title, after its type code (`Handelsrechnung (380) Nr. 471102`) or
+a few words naming it (`Beitragsrechnung zur Kraftfahrtversicherung Nr. 12`)."""
 _PLACEHOLDER = guarded(
     r"\{\{[^{}\n]{1,60}\}\}|\$\{[^{}\n]{1,60}\}|<<[^<>\n]{1,60}>>|«[^«»\n]{1,60}»"
     r"|\[[^\[\]\d\n]{2,60}\]"
@@ -45,19 +51,20 @@ MIN_ZERO_AMOUNTS = 3
 
 
 def titled(lines: list[str]) -> bool:
-    return any(_heading(cell.text) for line in lines for cell in cells(line))
+    return any(heading_word(cell.text, TITLE) for line in lines for cell in cells(line))
 
 
-def _heading(cell: str) -> bool:
-    """The title word first in the cell (`Rechnung Nr. 17`, `Rechnung an`) or last in a
-    short one (`TAX INVOICE`, `Payment receipt`, `Proforma-Rechnung`)."""
+def heading_word(cell: str, title: re.Pattern[str]) -> bool:
+    """The title word first in the cell (`Rechnung Nr. 17`, `Rechnung an`,
+    `Handelsrechnung (380) Nr. 471102`, `Beitragsrechnung zur Kraftfahrtversicherung Nr.
+    ...`) or last in a short one (`TAX INVOICE`, `Payment receipt`, `Proforma-Rechnung`)."""
     text = cell.strip("*#-:|. ")
-    first = TITLE.match(text)
+    first = title.match(text)
     if first is not None and bool(_NUMBER_AFTER.match(text[first.end() :])):
         return True
     if len(text.split()) > HEADING_WORDS:
         return False
-    return first is not None or any(m.end() == len(text) for m in TITLE.finditer(text))
+    return first is not None or any(m.end() == len(text) for m in title.finditer(text))
 
 
 def placeholders(text: str) -> list[str]:

@@ -21,13 +21,13 @@ from processors.base import (
 from processors.invoice_model import invoice_direction
 from processors.json_fields import from_json
 from processors.ocr import DEFAULT_COMMAND
-from processors.pdf_invoice_classify import (
+from processors.pdf_invoices.classify import (
     INVOICE_THRESHOLD,
     Classification,
     classify,
     template_checks,
 )
-from processors.pdf_invoice_fields import extract_invoice
+from processors.pdf_invoices.fields import extract_invoice
 from processors.pdf_text import PdfText, read_pdf_text
 from processors.results.invoice import InvoiceChecks, InvoiceResult, TextClassification
 from processors.text_values import forget_lines
@@ -70,10 +70,10 @@ class PdfTextInvoiceProcessor:
                 "invoice from. Upload the invoice itself, or an e-invoice.",
             )
         text = joined(pdf_text)
-        classification = classify(text)
+        classification = classify(text, "\n".join(pdf_text.layout))
         if not classification.is_invoice:
             raise Declined(f"not an invoice (score {classification.score})")
-        invoice, checks = extract_invoice(text)
+        invoice, checks = extract_invoice(text, classification.credit_note)
         if pdf_text.ocr is not None and not pdf_text.ocr.trusted:
             checks = {**checks, "ocr": "low_confidence", "confidence": "low", "needsReview": True}
         checks = {**checks, **template_checks(classification)}

@@ -4,11 +4,12 @@ payment means here; totals and parties from their modules."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
 from processors.invoice_model import Invoice, InvoiceType, Party, PaymentMeans, Totals
-from processors.pdf_invoice_labels import (
+from processors.pdf_invoices.labels import (
     CURRENCIES,
     DUE_LABEL,
     ENGLISH,
@@ -19,9 +20,11 @@ from processors.pdf_invoice_labels import (
     OTHER_DATE,
     REFERENCE_LABEL,
     TITLE,
+    TITLE_DATE,
+    TITLE_NUMBER,
 )
-from processors.pdf_invoice_parties import buyer_name, seller_name, tax_number, vat_ids
-from processors.pdf_invoice_totals import totals
+from processors.pdf_invoices.parties import buyer_name, seller_name, tax_number, vat_ids
+from processors.pdf_invoices.totals import totals, vat_doubt
 from processors.text_values import (
     cell_below,
     cells,
@@ -35,25 +38,34 @@ from processors.text_values import (
 )
 
 
-def extract_invoice(text: str) -> tuple[Invoice, dict[str, Any]]:
+def extract_invoice(text: str, credit_note: bool = False) -> tuple[Invoice, dict[str, Any]]:
     lines = lines_of(text)
     month_first = _is_english(text)
-    net, vat, gross, breakdown, checks = totals(lines)
+    decided, breakdown, checks = totals(lines, credit_note)
     seller_vat, buyer_vat = vat_ids(lines)
     ibans = find_ibans(text)
+    issued, issue_doubt = _issue_date(lines, month_first)
     invoice = Invoice(
         number=invoice_number(lines),
-        invoice_type=InvoiceType.INVOICE,
+        invoice_type=InvoiceType.CREDIT_NOTE if credit_note else InvoiceType.INVOICE,
         type_code=None,
-        issue_date=_issue_date(lines, month_first),
+        issue_date=issued,
         due_date=_due_date(lines, month_first),
         currency=_currency(text),
         seller=Party(name=seller_name(lines), vat_id=seller_vat, tax_number=tax_number(text)),
         buyer=Party(name=buyer_name(lines), vat_id=buyer_vat),
-        totals=Totals(net=net, vat=vat, gross=gross, amount_due=gross),
+        totals=Totals(
+            net=decided.net,
+            vat=decided.vat,
+            gross=decided.gross,
+            prepaid=decided.prepaid,
+            amount_due=decided.amount_due,
+        ),
         vat_breakdown=breakdown,
         payment_means=_payment_means(text, lines, ibans),
     )
+    if issue_doubt or vat_doubt(lines, decided.vat):
+        checks = {**checks, "confidence": "low", "needsReview": True}
     return invoice, checks
 
 
@@ -64,11 +76,44 @@ def _is_english(text: str) -> bool:
 
 
 def invoice_number(lines: list[str]) -> str | None:
+    """The number on the title line first (`Gutschrift Nr. 0039326` over the invoice it
+    refers to, `zur Rechnung Nr. 2022-656047`), then after a number label."""
+    on_title = _number_on_title_line(lines)
+    if on_title is not None:
+        return on_title
     for _, value in labelled(lines, NUMBER_LABEL):
         match = NUMBER_VALUE.match(value)
         if match and not find_dates(match.group(1)):
             return match.group(1).rstrip(".-")
     return _number_in_column(lines) or _number_after_title(lines)
+
+
+def _title_numbers(lines: list[str]) -> Iterator[tuple[int, re.Match[str]]]:
+    """(line, match) for an invoice title heading its line and followed by its number
+    (`Handelsrechnung (380) Nr. 471102 vom 05.03.2020`)."""
+    for index, line in enumerate(lines):
+        text = line.strip()
+        title = TITLE.match(text)
+        if title is None:
+            continue
+        after = text[title.end() :]
+        number = TITLE_NUMBER.match(text, len(text) - len(after.lstrip()))
+        if number is None or find_dates(number.group(1)):
+            continue
+        if not _OTHER_NUMBER.search(text[title.end() : number.start(1)]):
+            yield index, number
+
+
+_OTHER_NUMBER = re.compile(
+    r"bestell|order|auftrag|liefer|delivery|kunde|customer|client|vertrag|contract|"
+    r"commande|bestelling|angebot|quote",
+    re.IGNORECASE,
+)
+"""`Rechnung gemäß Bestellung Nr. 2018-471331`: the number of another document."""
+
+
+def _number_on_title_line(lines: list[str]) -> str | None:
+    return next((m.group(1).rstrip(".-") for _, m in _title_numbers(lines)), None)
 
 
 def _number_in_column(lines: list[str]) -> str | None:
@@ -102,21 +147,42 @@ def _number_after_title(lines: list[str]) -> str | None:
     return None
 
 
-def _issue_date(lines: list[str], month_first: bool) -> date | None:
-    """The invoice-date label first, then any date label (not a due or order date),
-    then the first date printed."""
-    for label in ISSUE_LABELS:
-        in_column = _date_in_column(lines, label, month_first, (DUE_LABEL, OTHER_DATE))
-        if in_column is not None:
-            return in_column
-        for index, value in labelled(lines, label):
-            if DUE_LABEL.search(lines[index]) or OTHER_DATE.search(lines[index]):
-                continue
-            dates = find_dates(value, month_first)
-            if dates:
-                return dates[0].value
-    dates = find_dates("\n".join(lines), month_first)
-    return dates[0].value if dates else None
+def _issue_date(lines: list[str], month_first: bool) -> tuple[date | None, bool]:
+    """The invoice-date label first, then the date right after the number on the title
+    line (`Handelsrechnung Nr. 471102 vom 05.03.2020`), then any date label (not a due,
+    order, delivery or version date), then the first date printed; and whether the date
+    is in doubt: neither labelled as the invoice's nor on its title line."""
+    explicit, generic = ISSUE_LABELS
+    sure = _labelled_date(lines, explicit, month_first) or _title_date(lines, month_first)
+    if sure is not None:
+        return sure, False
+    guessed = _labelled_date(lines, generic, month_first) or next(
+        (d.value for d in find_dates("\n".join(lines), month_first)), None
+    )
+    return guessed, guessed is not None
+
+
+def _labelled_date(lines: list[str], label: re.Pattern[str], month_first: bool) -> date | None:
+    in_column = _date_in_column(lines, label, month_first, (DUE_LABEL, OTHER_DATE))
+    if in_column is not None:
+        return in_column
+    for index, value in labelled(lines, label):
+        if DUE_LABEL.search(lines[index]) or OTHER_DATE.search(lines[index]):
+            continue
+        dates = find_dates(value, month_first)
+        if dates:
+            return dates[0].value
+    return None
+
+
+def _title_date(lines: list[str], month_first: bool) -> date | None:
+    for index, number in _title_numbers(lines):
+        rest = lines[index].strip()[number.end() :]
+        word = TITLE_DATE.match(rest.strip(" ,"))
+        dates = find_dates(rest, month_first)
+        if word is not None and dates:
+            return dates[0].value
+    return None
 
 
 def _due_date(lines: list[str], month_first: bool) -> date | None:

@@ -10,14 +10,19 @@ from decimal import Decimal
 from typing import Any
 
 from processors.invoice_model import VatBreakdown
-from processors.pdf_invoice_labels import (
+from processors.pdf_invoices.labels import (
+    AMOUNT_DUE_LABEL,
+    CHARGE_LABEL,
     CURRENCY_MARKS,
     GROSS_LABEL,
+    INCLUSIVE,
     NET_LABEL,
     PERCENT,
+    PREPAID_LABEL,
     VAT_LABEL,
     WORD,
 )
+from processors.pdf_invoices.totals_choice import Candidates, Decision, checks, decide
 from processors.text_values import (
     AmountMatch,
     cells,
@@ -31,7 +36,10 @@ _CENT = Decimal("0.01")
 
 
 def _label_amounts(
-    lines: list[str], label: re.Pattern[str], exclude: re.Pattern[str] | None
+    lines: list[str],
+    label: re.Pattern[str],
+    exclude: re.Pattern[str] | None,
+    skip_zero_rate: bool = False,
 ) -> list[Decimal]:
     """Amounts printed on (or, for a bare label, right after) lines carrying `label`."""
     found: list[Decimal] = []
@@ -41,6 +49,8 @@ def _label_amounts(
             continue
         match = label.search(line)
         if not match or (exclude is not None and exclude.search(line)):
+            continue
+        if skip_zero_rate and _zero_rate(line):
             continue
         amounts = find_amounts(line)
         if not amounts and _wrapped_header(lines, index, match.start(), match.end()):
@@ -52,8 +62,29 @@ def _label_amounts(
         amounts = [a for a in amounts if a.value.as_tuple().exponent != 0]
         if amounts:
             chosen = _after_label(line, match.end(), amounts) if on_line else amounts[-1]
+            found.extend(_space_grouped(line if on_line else lines[index + 1], chosen))
             found.append(abs(chosen.value))
     return found
+
+
+_GROUPS_BEFORE = re.compile(r"(?<![\d.,])(\d{1,3}(?:[ \u00a0\u202f]\d{3})*)[ \u00a0\u202f]$")
+
+
+def _space_grouped(line: str, amount: AmountMatch) -> list[Decimal]:
+    """`Total TTC 25 807,37`: thousands grouped by spaces (French) read as 807,37; the
+    grouped reading is one more candidate, and the arithmetic decides between them (a
+    space also separates a quantity from a price in a table row)."""
+    before = _GROUPS_BEFORE.search(line[: amount.start])
+    digits = line[amount.start : amount.end].lstrip("-+\u2212 ")
+    if before is None or not re.match(r"\d{3}[.,]", digits):
+        return []
+    grouped = re.sub(r"\D", "", before.group(1)) + "000"
+    return [Decimal(grouped) + abs(amount.value)]
+
+
+def _zero_rate(line: str) -> bool:
+    percent = PERCENT.search(line)
+    return percent is not None and Decimal(percent.group(1).replace(",", ".")) == 0
 
 
 def _after_label(line: str, label_end: int, amounts: list[AmountMatch]) -> AmountMatch:
@@ -103,39 +134,87 @@ def _column_totals(
     return found
 
 
+_NOT_GROSS = re.compile(
+    "|".join(p.pattern for p in (NET_LABEL, CHARGE_LABEL, PREPAID_LABEL)), re.IGNORECASE
+)
+"""A net, a charge or allowance (`Gesamtbetrag der Zuschläge 0,00`) or a prepayment is
+no gross, whatever total word it carries."""
+_NOT_VAT = re.compile(
+    "|".join(p.pattern for p in (NET_LABEL, CHARGE_LABEL, INCLUSIVE)), re.IGNORECASE
+)
+
+
 def totals(
-    lines: list[str],
-) -> tuple[
-    Decimal | None, Decimal | None, Decimal | None, tuple[VatBreakdown, ...], dict[str, Any]
-]:
+    lines: list[str], negative: bool = False
+) -> tuple[Decision, tuple[VatBreakdown, ...], dict[str, Any]]:
+    """Every candidate of each total, decided together (`totals_choice`); `negative` for
+    a credit note."""
     breakdown = _vat_breakdown(lines)
-    nets = _label_amounts(lines, NET_LABEL, None)
-    vats = _label_amounts(lines, VAT_LABEL, NET_LABEL)
+    nets = _label_amounts(lines, NET_LABEL, CHARGE_LABEL)
+    vats = _label_amounts(lines, VAT_LABEL, _NOT_VAT, skip_zero_rate=True)
+    if any(_zero_rate(line) and VAT_LABEL.search(line) for line in lines):
+        vats.append(Decimal(0))  # at 0 % the amount printed is the base, not the VAT
+    rated = _rated_vat_sum(lines)
+    if rated is not None:
+        vats.append(rated)
     if breakdown:
         vats.append(sum((row.tax_amount or Decimal(0) for row in breakdown), Decimal(0)))
         nets.append(sum((row.taxable_amount or Decimal(0) for row in breakdown), Decimal(0)))
-    grosses = _label_amounts(lines, GROSS_LABEL, NET_LABEL)
-    net: Decimal | None = nets[-1] if nets else None
-    vat: Decimal | None = vats[-1] if vats else None
-    gross: Decimal | None = max(grosses, default=None)
-    consistent = _consistent(nets, vats, grosses)
-    if consistent:
-        net, vat, gross = consistent
-    return net, vat, gross, breakdown, _checks(net, vat, gross, breakdown)
+    decision = decide(
+        Candidates(
+            nets=nets,
+            vats=vats,
+            grosses=_label_amounts(lines, GROSS_LABEL, _NOT_GROSS),
+            dues=_label_amounts(lines, AMOUNT_DUE_LABEL, CHARGE_LABEL),
+            prepaids=_label_amounts(lines, PREPAID_LABEL, None),
+            printed=frozenset(abs(a.value) for line in lines for a in find_amounts(line)),
+        )
+    )
+    decision = decision.signed(negative or _printed_negative(lines, decision.gross))
+    return decision, breakdown, checks(decision, len(breakdown))
 
 
-def _consistent(
-    nets: list[Decimal], vats: list[Decimal], grosses: list[Decimal]
-) -> tuple[Decimal, Decimal, Decimal] | None:
-    """The largest gross for which a printed net plus a printed VAT (or zero VAT, when
-    the net equals the gross and no VAT amount is printed) adds up."""
-    zero_allowed = not any(vats)
-    for gross in sorted(set(grosses), reverse=True):
-        for net in nets:
-            for vat in [*vats, Decimal(0)] if zero_allowed else vats:
-                if abs(net + vat - gross) <= _CENT:
-                    return net, vat, gross
-    return None
+def vat_doubt(lines: list[str], vat: Decimal | None) -> bool:
+    """No VAT decided, or zero VAT while a line with an amount prints a rate above zero
+    (a taxed item, a breakdown row, or a discount: a doubt costs a review, a silent
+    wrong VAT costs a booking)."""
+    if vat is None:
+        return True
+    if vat:
+        return False
+    return any(
+        (percent := PERCENT.search(line)) is not None
+        and Decimal(percent.group(1).replace(",", ".")) > 0
+        and bool(find_amounts(line))
+        for line in lines
+    )
+
+
+def _rated_vat_sum(lines: list[str]) -> Decimal | None:
+    """The sum of VAT lines at different rates (`zzgl. 19 % USt. 3.581,93`, `zzgl. 7 % USt.
+    749,85`): the VAT total is not one row of them. Lines printed twice (text in content
+    order and in layout) count once."""
+    rows: set[tuple[Decimal, Decimal]] = set()
+    for line in lines:
+        percent = PERCENT.search(line)
+        if percent is None or not VAT_LABEL.search(line) or _NOT_VAT.search(line):
+            continue
+        amounts = [a.value for a in find_amounts(line[percent.end() :])]
+        rate = Decimal(percent.group(1).replace(",", "."))
+        if rate and len(amounts) == 1:
+            rows.add((rate, amounts[0]))
+    if len({rate for rate, _ in rows}) < 2:
+        return None
+    return sum((abs(amount) for _, amount in rows), Decimal(0))
+
+
+def _printed_negative(lines: list[str], gross: Decimal | None) -> bool:
+    """The gross chosen is printed with a minus on a gross line."""
+    if gross is None:
+        return False
+    return any(
+        a.value == -gross for line in lines if GROSS_LABEL.search(line) for a in find_amounts(line)
+    )
 
 
 def _vat_breakdown(lines: list[str]) -> tuple[VatBreakdown, ...]:
@@ -154,28 +233,13 @@ def _vat_breakdown(lines: list[str]) -> tuple[VatBreakdown, ...]:
 
 
 def _base_and_tax(rate: Decimal, amounts: list[Decimal]) -> tuple[Decimal, Decimal] | None:
+    """The base and the tax that fit the rate; at 0 % a base followed by a zero tax (an
+    exempt or reverse-charge row)."""
+    if rate == 0:
+        pairs = itertools.pairwise(amounts)
+        return next(((base, tax) for base, tax in pairs if base > 0 and tax == 0), None)
     for i, base in enumerate(amounts):
         for tax in amounts[i + 1 :]:
             if base > 0 and abs((base * rate / 100).quantize(_CENT) - tax) <= _CENT and tax > 0:
                 return base, tax
     return None
-
-
-def _checks(
-    net: Decimal | None,
-    vat: Decimal | None,
-    gross: Decimal | None,
-    breakdown: tuple[VatBreakdown, ...],
-) -> dict[str, Any]:
-    if net is None or vat is None or gross is None:
-        status = "incomplete"
-    else:
-        status = "passed" if abs(net + vat - gross) <= _CENT else "failed"
-    confidence = {"passed": "high", "incomplete": "low", "failed": "low"}[status]
-    return {
-        "totals": status,
-        "totalsExplained": "net + VAT = gross",
-        "vatBreakdownRows": len(breakdown),
-        "confidence": confidence,
-        "needsReview": status != "passed",
-    }

@@ -1,6 +1,6 @@
 """Is this text an invoice? Weighted signals (docs/pdf_text.md), minus the vocabulary of
 other business documents; a template (placeholders for values) is an invoice in layout,
-flagged (`processors/invoice_evidence.py`)."""
+flagged (`processors/pdf_invoices/title_and_template.py`)."""
 
 from __future__ import annotations
 
@@ -10,21 +10,20 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from processors.invoice_evidence import (
+from processors.pdf_invoices.document_kind import document_kind
+from processors.pdf_invoices.fields import invoice_number
+from processors.pdf_invoices.labels import (
+    GROSS_LABEL,
+    ISSUE_LABELS,
+    NUMBER_LABEL,
+    VAT_ID,
+    VAT_LABEL,
+)
+from processors.pdf_invoices.title_and_template import (
     has_placeholder,
     is_template,
     placeholders,
     starts_with_placeholder,
-    titled,
-)
-from processors.pdf_invoice_fields import invoice_number
-from processors.pdf_invoice_labels import (
-    GROSS_LABEL,
-    ISSUE_LABELS,
-    NOT_INVOICE,
-    NUMBER_LABEL,
-    VAT_ID,
-    VAT_LABEL,
 )
 from processors.text_values import find_amounts, find_dates, find_ibans, labelled, lines_of
 
@@ -36,15 +35,20 @@ class Classification:
     score: int
     signals: tuple[str, ...]
     template: bool = False
-    """Placeholders instead of values (`processors/invoice_evidence.py`)."""
+    """Placeholders instead of values (`processors/pdf_invoices/title_and_template.py`)."""
     placeholders: tuple[str, ...] = ()
+
+    other: str | None = None
+    """The other document this is by its title or structure (`document_kind`)."""
+    credit_note: bool = False
 
     @property
     def is_invoice(self) -> bool:
         """Enough evidence, and the document calls itself an invoice or numbers itself
-        as one: orders and offers print totals, VAT and dates too."""
+        as one: orders and offers print totals, VAT and dates too. A document titled
+        as another kind before any invoice title is that kind."""
         named = "title" in self.signals or "invoice_number" in self.signals
-        return self.score >= INVOICE_THRESHOLD and named
+        return self.score >= INVOICE_THRESHOLD and named and self.other is None
 
 
 _SIGNALS: tuple[tuple[str, int], ...] = (
@@ -59,14 +63,16 @@ _SIGNALS: tuple[tuple[str, int], ...] = (
 )
 
 
-def classify(text: str) -> Classification:
-    """Sum of the weights of the invoice signals found; minus 40 for vocabulary of
-    other business documents (statements, quotes, delivery notes). The title counts
-    where it heads a cell, not inside a sentence; a label followed by a placeholder
-    counts as a label with its value."""
+def classify(text: str, ordered: str | None = None) -> Classification:
+    """Sum of the weights of the invoice signals found; minus 40 for a document titled
+    as another kind (statements, quotes, orders, delivery notes, reminders) before any
+    invoice title (`document_kind`, read in `ordered`: the page text in visual order
+    where it differs from `text`). The title counts where it heads a cell, not inside a
+    sentence; a label followed by a placeholder counts as a label with its value."""
     lines = lines_of(text)
+    kind = document_kind(lines_of(ordered) if ordered else lines, text)
     present = {
-        "title": titled(lines),
+        "title": kind.invoice_line is not None,
         "invoice_number": invoice_number(lines) is not None
         or _placeholder_after(lines, NUMBER_LABEL),
         "total": any(
@@ -81,11 +87,16 @@ def classify(text: str) -> Classification:
     }
     signals = [name for name, _ in _SIGNALS if present[name]]
     score = sum(weight for name, weight in _SIGNALS if present[name])
-    if NOT_INVOICE.search(text):
-        signals.append("other_document_vocabulary")
+    if kind.other is not None:
+        signals.append(f"other_document:{kind.other}")
         score -= 40
+    if kind.credit_note:
+        signals.append("credit_note")
     found = tuple(dict.fromkeys(placeholders(text)))
-    return Classification(max(score, 0), tuple(signals), is_template(lines, found), found)
+    template = is_template(lines, found)
+    return Classification(
+        max(score, 0), tuple(signals), template, found, kind.other, kind.credit_note
+    )
 
 
 def template_checks(classification: Classification) -> dict[str, Any]:

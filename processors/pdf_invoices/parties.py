@@ -1,0 +1,198 @@
+"""Who sent the invoice and to whom: VAT ids, the tax number, the return-address line
+over the window address, and the buyer's label."""
+
+from __future__ import annotations
+
+import re
+
+from processors.pdf_invoices.labels import (
+    BUYER_LABEL,
+    BUYER_VAT_HINT,
+    COLUMN_GAP,
+    DELIVERY_LABEL,
+    LEGAL_FORM,
+    NAME_LABEL,
+    RETURN_ADDRESS_SEP,
+    SELLER_LABEL,
+    TAX_NUMBER,
+    VAT_ID,
+    VAT_ID_LABEL,
+)
+
+
+def vat_ids(lines: list[str]) -> tuple[str | None, str | None]:
+    seller: str | None = None
+    buyer: str | None = None
+    for line in lines:
+        match = VAT_ID.search(line)
+        if not match or not VAT_ID_LABEL.search(line):
+            continue
+        value = re.sub(r"\s", "", match.group(1))
+        if BUYER_VAT_HINT.search(line):
+            buyer = buyer or value
+        else:
+            seller = seller or value
+    return seller or _unlabelled_vat_id(lines, buyer), buyer
+
+
+def _unlabelled_vat_id(lines: list[str], buyer: str | None) -> str | None:
+    """A VAT id under its label (a footer table: `USt-IdNr` over `DE123456789`), or the
+    only one printed that is not the buyer's: one id on an invoice is its seller's."""
+    under_label = {
+        value
+        for index, line in enumerate(lines)
+        if index and VAT_ID_LABEL.search(lines[index - 1])
+        for value in _standalone_vat_ids(line)
+    }
+    printed = {value for line in lines for value in _standalone_vat_ids(line)}
+    for found in (under_label, printed):
+        found.discard(buyer or "")
+        if len(found) == 1:
+            return found.pop()
+    return None
+
+
+_CONTINUES = re.compile(r"\s?\d")
+_IBAN_SHAPE = re.compile(r"[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,}")
+
+
+def _standalone_vat_ids(line: str) -> list[str]:
+    """VAT ids that are not the start of an IBAN (`DE88 2008 0000 0970 ...`)."""
+    return [
+        re.sub(r"\s", "", m.group(1))
+        for m in VAT_ID.finditer(line)
+        if not _CONTINUES.match(line, m.end()) and not _IBAN_SHAPE.match(line, m.start())
+    ]
+
+
+def tax_number(text: str) -> str | None:
+    match = TAX_NUMBER.search(text)
+    return match.group(1).strip() if match else None
+
+
+def _return_address(lines: list[str]) -> int | None:
+    """The sender line above the window address: "Name ● Street ● 12345 City". The
+    last one wins: the layout text (appended after the plain text) keeps visual order,
+    so the line after it is the recipient."""
+    found: int | None = None
+    for index, line in enumerate(lines[:-1]):
+        if not RETURN_ADDRESS_SEP.search(line):
+            continue  # the common case, without splitting the line
+        parts = [part.strip() for part in RETURN_ADDRESS_SEP.split(_left_column(line))]
+        if (
+            len(parts) >= 3
+            and all(0 < len(part) <= 40 for part in parts)
+            and re.search(r"\d{4,5}", line)
+            and not re.search(r"[\d:]", parts[0])
+        ):
+            found = index
+    return found
+
+
+def _left_column(line: str) -> str:
+    """Layout text separates columns by long runs of spaces."""
+    return COLUMN_GAP.split(line.strip(), maxsplit=1)[0]
+
+
+def seller_name(lines: list[str]) -> str | None:
+    """The name in a seller block (`Verkäufer` / `Name: Lieferant GmbH`), else the first
+    part of the return-address line, else the first short line that carries a legal
+    form."""
+    in_block = _block_name(lines, SELLER_LABEL)
+    if in_block is not None:
+        return in_block
+    index = _return_address(lines)
+    if index is not None:
+        return RETURN_ADDRESS_SEP.split(_left_column(lines[index]))[0].strip()
+    for line in lines:
+        if LEGAL_FORM.search(line) and len(line.strip()) <= 45:
+            return _without_label(line.strip().strip(",:"))
+    return None
+
+
+def buyer_name(lines: list[str]) -> str | None:
+    """The name in a buyer block (Rechnungsempfänger, Käufer, Bill to, Client, ...),
+    else the line under the return-address line."""
+    in_block = _block_name(lines, BUYER_LABEL)
+    if in_block is not None:
+        return in_block
+    sender = _return_address(lines)
+    if sender is None:
+        return None
+    candidate = _left_column(lines[sender + 1])
+    return candidate if _name_like(candidate) else None
+
+
+_BLOCK_DEPTH = 5
+"""Lines under a party label searched for its name (number, GLN, contact lines first)."""
+
+
+def _block_name(lines: list[str], label: re.Pattern[str]) -> str | None:
+    for index, line in enumerate(lines):
+        match = label.match(line)
+        if match is None:
+            continue
+        after = line[match.end() :]
+        rest = _left_column(after.strip(" :/"))
+        if rest and not _bare_label(rest):
+            if not _VALUE_FOLLOWS.match(after) and not _ADDRESSED.search(match.group()):
+                continue  # `Lieferant GmbH`: a name that starts like a label
+            if _name_like(_without_label(rest)) and not _labelled_value(rest):
+                return _without_label(rest)
+            continue
+        for below in lines[index + 1 : index + 1 + _BLOCK_DEPTH]:
+            text = _left_column(below).strip(" :")
+            if _bare_label(text):
+                break
+            if NAME_LABEL.match(text):
+                return _without_label(text)
+            if text and _name_like(text) and not _labelled_value(text):
+                return text
+    return None
+
+
+def _bare_label(text: str) -> bool:
+    """A party label and nothing after it (`Leistungsempfänger`, `Ship to:`): not `Kunde
+    Digital KG`, a name that starts like one."""
+    for label in (BUYER_LABEL, SELLER_LABEL, DELIVERY_LABEL):
+        match = label.match(text)
+        if match is not None and not text[match.end() :].strip(" :/"):
+            return True
+    return False
+
+
+def _without_label(text: str) -> str:
+    """`Name: Grundbesitz GmbH & Co.` -> `Grundbesitz GmbH & Co.`"""
+    match = NAME_LABEL.match(text)
+    return text[match.end() :].strip() if match else text
+
+
+_VALUE_FOLLOWS = re.compile(r"^\s*:")
+_ADDRESSED = re.compile(r"\b(to|an|à|a)\s*$", re.IGNORECASE)
+"""`Bill to ACME`, `Rechnung an Firma X`: the label addresses the name after it."""
+_LABELLED = re.compile(r"^[^:]{1,30}:\s*\S")
+_CONTACT = re.compile(
+    r"(\+?\d[\d /()-]{6,}|www\.|https?://|@|\b(?:tel|fax|phone|telefon|e-?mail)\b)",
+    re.IGNORECASE,
+)
+_SALUTATION = re.compile(
+    r"^(herr|frau|herrn|mr|mrs|ms|m\.|mme|monsieur|madame|dhr|mevr)\.?$", re.IGNORECASE
+)
+
+
+def _labelled_value(text: str) -> bool:
+    """`Nummer: GE2020211`, `Kundennummer: 4711`: a field of the block, not its name."""
+    return bool(_LABELLED.match(text)) and not NAME_LABEL.match(text)
+
+
+def _name_like(text: str) -> bool:
+    """Letters to name someone by: not digits alone, not a phone or web line, not a bare
+    salutation."""
+    letters = sum(ch.isalpha() for ch in text)
+    return (
+        letters >= 2
+        and letters >= sum(ch.isdigit() for ch in text)
+        and not _CONTACT.search(text)
+        and not _SALUTATION.match(text.strip())
+        and not re.match(r"^(gln|nummer|number|kundennummer|kunden-?nr)\b", text, re.I)
+    )

@@ -1,0 +1,136 @@
+"""The totals decided together: of every net, VAT, gross, prepaid and amount-due candidate
+printed, the assignment that is arithmetically consistent (net + VAT = gross, gross -
+prepaid = amount due), and a check that says where it does not close.
+
+Candidates are magnitudes; the sign comes last: a credit note (titled Gutschrift, Avoir,
+Credit note, ...) or a gross printed negative makes every total negative."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from decimal import Decimal
+from typing import Any
+
+_CENT = Decimal("0.01")
+_ZERO = Decimal(0)
+
+
+@dataclass(frozen=True, slots=True)
+class Candidates:
+    nets: list[Decimal]
+    vats: list[Decimal]
+    grosses: list[Decimal]
+    dues: list[Decimal]
+    prepaids: list[Decimal]
+    printed: frozenset[Decimal]
+    """Every amount on the page (magnitudes): a gross nobody labelled may still be printed."""
+    breakdown_vat: Decimal | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    net: Decimal | None
+    vat: Decimal | None
+    gross: Decimal | None
+    prepaid: Decimal | None
+    amount_due: Decimal | None
+    totals: str
+    """`passed`, `failed` or `incomplete`."""
+    explained: str
+
+    def signed(self, negative: bool) -> Decision:
+        if not negative:
+            return self
+        return replace(
+            self,
+            net=_negated(self.net),
+            vat=_negated(self.vat),
+            gross=_negated(self.gross),
+            amount_due=_negated(self.amount_due),
+        )
+
+
+def _negated(value: Decimal | None) -> Decimal | None:
+    return None if value is None else -abs(value)
+
+
+def _close(a: Decimal, b: Decimal) -> bool:
+    return abs(a - b) <= _CENT
+
+
+def decide(found: Candidates) -> Decision:
+    triple = _consistent(found)
+    if triple is None:
+        net = found.nets[-1] if found.nets else None
+        vat = found.vats[-1] if found.vats else None
+        gross = max(found.grosses, default=None)
+        if gross is None and found.dues:
+            gross = max(found.dues)
+    else:
+        net, vat, gross = triple
+    prepaid, due, due_status = _amount_due(gross, found)
+    if net is None or vat is None or gross is None:
+        status = "incomplete"
+    else:
+        status = "passed" if _close(net + vat, gross) else "failed"
+    if status == "passed" and due_status == "failed":
+        status = "failed"
+    explained = "net + VAT = gross"
+    if prepaid:
+        explained += "; gross - prepaid = amount due"
+    if due_status == "failed":
+        explained += "; the amount due printed is not the gross less what was prepaid"
+    return Decision(net, vat, gross, prepaid, due, status, explained)
+
+
+def _consistent(found: Candidates) -> tuple[Decimal, Decimal, Decimal] | None:
+    """The largest gross (labelled as gross before labelled as due) for which a printed
+    net plus a printed VAT adds up; zero VAT only when no VAT amount is printed; then,
+    without a labelled gross, a labelled net and VAT whose sum is printed on the page."""
+    zero_allowed = not any(found.vats)
+    vats = [*found.vats, _ZERO] if zero_allowed else found.vats
+    ordered = sorted(set(found.grosses), reverse=True)
+    ordered += [d for d in sorted(set(found.dues), reverse=True) if d not in ordered]
+    for gross in ordered:
+        for net in found.nets:
+            for vat in vats:
+                if _close(net + vat, gross) and not (vat and _close(vat, gross)):
+                    return net, vat, gross
+    sums = [(net + vat, net, vat) for net in found.nets for vat in found.vats if net and vat]
+    for total, net, vat in sorted(sums, reverse=True):
+        if total in found.printed:
+            return net, vat, total
+    return None
+
+
+def _amount_due(
+    gross: Decimal | None, found: Candidates
+) -> tuple[Decimal | None, Decimal | None, str]:
+    """(prepaid, amount due, `passed` / `failed` / `assumed`): a printed amount due that is
+    the gross less a printed prepayment (or the gross itself); without one printed, the
+    gross less the prepayment."""
+    if gross is None:
+        return None, (max(found.dues) if found.dues else None), "incomplete"
+    prepaids = [p for p in found.prepaids if p and p < gross]
+    for due in found.dues:
+        if _close(due, gross):
+            return None, due, "passed"
+        for prepaid in prepaids:
+            if _close(gross - prepaid, due):
+                return prepaid, due, "passed"
+    if found.dues:
+        return (prepaids[-1] if prepaids else None), found.dues[-1], "failed"
+    if prepaids:
+        return prepaids[-1], gross - prepaids[-1], "assumed"
+    return None, gross, "assumed"
+
+
+def checks(decision: Decision, breakdown_rows: int) -> dict[str, Any]:
+    confidence = "high" if decision.totals == "passed" else "low"
+    return {
+        "totals": decision.totals,
+        "totalsExplained": decision.explained,
+        "vatBreakdownRows": breakdown_rows,
+        "confidence": confidence,
+        "needsReview": decision.totals != "passed",
+    }
