@@ -83,6 +83,8 @@ class Company(Base):
     ibans: Mapped[list[str]] = mapped_column(default=list)
     locale: Mapped[str] = mapped_column(String(8), default="de")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # DATEV settings (storage/datev/settings.py); null until set up.
+    datev: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
 
 class ApiKey(Base):
@@ -349,4 +351,4 @@ class TransactionConfirmation(Base):
 
 # The webhook tables are in a module of their own; importing it here puts them in the one
 # metadata that migrations and the drift test compare.
-from storage import webhook_models  # noqa: E402, F401
+from storage import datev_models, webhook_models  # noqa: E402, F401
