@@ -9,7 +9,7 @@ from fastapi import FastAPI
 from api import health
 from api.deps import Services
 from api.errors import install_error_handlers
-from api.v1 import uploads, webhooks
+from api.v1 import exports, uploads, webhooks
 from api.v1.polling import PollingPath
 from api.v1.schemas import Problem
 from api.web import install_web
@@ -30,12 +30,18 @@ def create_app(services: Services) -> FastAPI:
         title="docintake",
         version="1.0.0",
         description=DESCRIPTION,
-        openapi_tags=[{"name": "uploads"}, {"name": "webhooks"}, {"name": "health"}],
+        openapi_tags=[
+            {"name": "uploads"},
+            {"name": "webhooks"},
+            {"name": "exports"},
+            {"name": "health"},
+        ],
     )
     app.state.services = services
     install_error_handlers(app)
     app.include_router(uploads.router)
     app.include_router(webhooks.router)
+    app.include_router(exports.router)
     webhooks.install_webhook_docs(app)
     app.include_router(health.router)
     install_web(app)

@@ -17,7 +17,16 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ExceptionHandler
 
-from api.web import batches, inbox, language, login, results, settings_pages, webhook_pages
+from api.web import (
+    batches,
+    datev_pages,
+    inbox,
+    language,
+    login,
+    results,
+    settings_pages,
+    webhook_pages,
+)
 from api.web.auth import CsrfRejected, LoginRequired, WebUser, find_user
 from api.web.guard import WebGuard, is_web_path
 from api.web.i18n import N_
@@ -37,6 +46,7 @@ def web_router() -> APIRouter:
     router.include_router(batches.router)
     router.include_router(settings_pages.router)
     router.include_router(webhook_pages.router)
+    router.include_router(datev_pages.router)
     router.include_router(results.router)
     return router
 

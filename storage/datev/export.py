@@ -32,7 +32,10 @@ class ExportFormat(StrEnum):
     BELEGE = "belege"  # XML-Schnittstelle online ZIP
 
 
-MEDIA_TYPES = {ExportFormat.BUCHUNGSSTAPEL: "text/csv", ExportFormat.BELEGE: "application/zip"}
+MEDIA_TYPES = {
+    ExportFormat.BUCHUNGSSTAPEL: "text/csv; charset=windows-1252",
+    ExportFormat.BELEGE: "application/zip",
+}
 
 
 class DatevNotSetUp(DomainError):
@@ -86,6 +89,10 @@ class Export:
     file_name: str
     media_type: str
     plan: Plan
+
+    @property
+    def content_disposition(self) -> str:
+        return f'attachment; filename="{self.file_name}"'
 
 
 def fiscal_year_start(day: date, start_month: int) -> date:
