@@ -5,10 +5,13 @@ from __future__ import annotations
 import gc
 
 from fastapi import FastAPI
+from fastapi.routing import iter_route_contexts
 
 from api import health
+from api.body_limits import BodyKind, body_limit
 from api.deps import Services
 from api.errors import install_error_handlers
+from api.request_limits import RequestLimits
 from api.v1 import exports, uploads, webhooks
 from api.v1.polling import PollingPath
 from api.v1.schemas import Problem
@@ -45,9 +48,20 @@ def create_app(services: Services) -> FastAPI:
     webhooks.install_webhook_docs(app)
     app.include_router(health.router)
     install_web(app)
-    app.add_middleware(PollingPath, services=services)  # outermost: polls skip the rest
+    app.add_middleware(PollingPath, services=services)  # polls skip the rest
+    _declare_documentation_routes(app)
+    # Outermost: every request is counted and its body capped.
+    app.add_middleware(RequestLimits, routes=app.routes, settings=services.settings)
     _register_problem_schema(app)
     return app
+
+
+def _declare_documentation_routes(app: FastAPI) -> None:
+    """FastAPI's own pages (/openapi.json, /docs, /redoc) take no body either."""
+    pages = {app.openapi_url, app.docs_url, app.redoc_url, app.swagger_ui_oauth2_redirect_url}
+    for route in iter_route_contexts(app.routes):
+        if route.path in pages and route.endpoint is not None:
+            body_limit(BodyKind.NONE)(route.endpoint)
 
 
 def _register_problem_schema(app: FastAPI) -> None:

@@ -148,6 +148,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         port=args.port,
         workers=args.workers,
         log_level="info",
+        # httptools with the request path's limits: header count, size and time, body
+        # stalls, open connections (docs/isolation.md, "Request path").
+        http="api.http_protocol:GuardedHttpProtocol",
         # uvicorn replaces an API process that has not answered its supervisor within
         # 5 s by default: on a machine at load 16 that replaced 54 processes in a row
         # and the API never came up (docs/soak.md).

@@ -109,7 +109,8 @@ def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
         401: "Missing, malformed, unknown or revoked API key (`unauthorized`).",
         404: "Unknown id, malformed uuid, or a resource of another company (`not_found`).",
         409: "externalId already used with another file or documentType (`external_id_conflict`).",
-        413: "The request body passes the hard cap (`request_too_large`).",
+        413: "The request body passes the operation's cap (`request_too_large`), refused as"
+        " it streams in: 64 KiB of JSON, four times the file limit for an upload.",
         422: "Invalid request (`validation_error`, and for batches `invalid_archive`,"
         " `archive_too_many_files`, `archive_too_large`).",
         429: "Request rate above the limit (`rate_limited`); see Retry-After.",

@@ -4,6 +4,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
+from api.body_limits import BodyKind, body_limit
 from api.deps import ServicesDep
 from storage.errors import ServiceUnavailable
 
@@ -25,6 +26,7 @@ def _probe(check: object) -> str:
     responses={503: {"description": "The database or the object store does not answer."}},
     summary="Liveness of the database and the object store (no auth)",
 )
+@body_limit(BodyKind.NONE)
 async def healthz(services: ServicesDep) -> JSONResponse:
     database = await run_in_threadpool(_probe, services.db.ping)
     object_store = await run_in_threadpool(_probe, services.store.ping)

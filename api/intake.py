@@ -8,8 +8,9 @@ thread pool instead: a thread of its own and four trips cost more CPU than the f
 hashing and writing (docs/throughput.md).
 
 A file over the per-file limit stops being written (the partial object is dropped) but
-is still hashed to the end, so a repeat of it is recognised. A body over the hard cap,
-or one that ends early, leaves nothing behind.
+is still hashed to the end, so a repeat of it is recognised. A body over the hard cap
+(cut off in front of the app, api/request_limits.py), or one that ends early, leaves
+nothing behind.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect
 
 from api.multipart import FormStream
-from storage.errors import RequestTooLarge, ValidationFailed
+from storage.errors import ValidationFailed
 from storage.idempotency import StoredFile
 from storage.objectstore import ObjectStore, ObjectWriter
 
@@ -133,12 +134,6 @@ def _boundary(request: Request) -> bytes:
     return boundary
 
 
-def _check_declared_length(request: Request, max_request_bytes: int) -> None:
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > max_request_bytes:
-        raise RequestTooLarge(f"the request body is larger than {max_request_bytes} bytes")
-
-
 class _LazySink:
     """The file's sink, started (writer and thread) with its first full slice; a file
     smaller than a slice is stored whole at the end, in one trip to the thread pool."""
@@ -181,15 +176,12 @@ class _LazySink:
             await self._thread.abort()
 
 
-async def _pump(request: Request, form: FormStream, sink: _LazySink, cap: int) -> None:
+async def _pump(request: Request, form: FormStream, sink: _LazySink) -> None:
     """Feed the body to the form, handing full slices of the file to the sink; what is
-    left of the file stays pending in the form."""
-    received = 0
+    left of the file stays pending in the form. The body's hard cap is the route's
+    (`BodyKind.UPLOAD`, enforced by api/request_limits.py as the body streams in)."""
     try:
         async for chunk in request.stream():
-            received += len(chunk)
-            if received > cap:
-                raise RequestTooLarge(f"the request body is larger than {cap} bytes")
             form.feed(chunk)
             if len(form.pending) >= FLUSH_BYTES:
                 await sink.write(form.take_pending())
@@ -199,15 +191,14 @@ async def _pump(request: Request, form: FormStream, sink: _LazySink, cap: int) -
 
 
 async def receive_file(
-    request: Request, store: ObjectStore, key: str, max_file_bytes: int, max_request_bytes: int
+    request: Request, store: ObjectStore, key: str, max_file_bytes: int
 ) -> ReceivedForm:
     """Store the form's file under `key`; on any error nothing is kept."""
     boundary = _boundary(request)
-    _check_declared_length(request, max_request_bytes)
     form = FormStream(boundary)
     sink = _LazySink(store, key, max_file_bytes)
     try:
-        await _pump(request, form, sink, max_request_bytes)
+        await _pump(request, form, sink)
         if form.file_parts == 0:
             raise ValidationFailed("the form field 'file' is missing")
         tail = form.take_pending()

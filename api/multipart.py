@@ -12,6 +12,8 @@ from storage.errors import ValidationFailed
 
 FILE_FIELD = "file"
 MAX_FIELD_BYTES = 4096
+# Parts besides the file, counted as they begin: repeats of one name count each time
+# (200,000 parts named `a` took 2.9 s of the event loop when only names were counted).
 MAX_FIELDS = 32
 
 
@@ -38,6 +40,7 @@ class FormStream:
         self.repeated: set[str] = set()
         self.file_name: str | None = None
         self.file_parts = 0
+        self.field_parts = 0
         self.pending = bytearray()
         self.complete = False
         self._part = _Part()
@@ -108,8 +111,10 @@ class FormStream:
             if self.file_parts > 1:
                 raise ValidationFailed("send exactly one file in the form field 'file'")
             self.file_name = _decode(raw_file_name, "the file name") if raw_file_name else ""
-        elif len(self.fields) >= MAX_FIELDS:
-            raise ValidationFailed("too many form fields")
+        else:
+            self.field_parts += 1
+            if self.field_parts > MAX_FIELDS:
+                raise ValidationFailed(f"too many form fields: send at most {MAX_FIELDS}")
 
     def _on_part_data(self, data: bytes, start: int, end: int) -> None:
         if self._part.is_file:

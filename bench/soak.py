@@ -35,6 +35,7 @@ from bench.soak_faults import SCHEDULE, Faults, outage_seconds
 from bench.soak_load import Load
 from bench.soak_procs import MemorySampler
 from bench.soak_report import ClientRecord, settle, verdict
+from bench.soak_requests import SETTINGS as REQUEST_SETTINGS
 from bench.stack import Stack
 from storage.db import make_engine
 from tests.flows.samples import blank_pdf
@@ -122,7 +123,7 @@ def soak(mode: str, load_seconds: float, keep: bool = False) -> dict[str, Any]:
             )
         else:
             database_url, prefect_url, settings = f"sqlite:///{work / 'var/docintake.db'}", None, {}
-        stack = Stack(work, database_url, settings, prefect_url)
+        stack = Stack(work, database_url, {**settings, **REQUEST_SETTINGS}, prefect_url)
         exits.callback(stack.stop)
         keys = [stack.company_key(f"Soak company {n}") for n in range(COMPANIES)]
         hostile = hostile_files()
@@ -146,6 +147,7 @@ def soak(mode: str, load_seconds: float, keep: bool = False) -> dict[str, Any]:
         record = ClientRecord.read(work / "clients")
         settled = settle(engine, record, SETTLE_STALL_SECONDS, _settle_limit(load_seconds))
         result = verdict(engine, record, load_took)
+        result["violations"] += [v for fault in faults.done for v in fault.get("violations", [])]
         engine.dispose()
         sampler.stop()
         return {

@@ -15,13 +15,15 @@ from typing import Any
 from bench.soak_backends import PostgresCluster, RestartableSeaweed
 from bench.soak_load import Load
 from bench.soak_procs import readers, serving_flow_runs
-from bench.stack import Stack
+from bench.soak_requests import send_hostile_requests
+from bench.stack import Stack, descendants
 
 # (fraction of the load time, fault); an outage that runs late delays the next fault.
 SCHEDULE = (
     (0.05, "hostile_files"),
     (0.10, "kill_readers"),
     (0.18, "kill_flow_runs"),
+    (0.22, "hostile_requests"),
     (0.28, "restart_postgres"),
     (0.36, "stop_s3"),
     (0.55, "kill_readers"),
@@ -63,6 +65,7 @@ class Faults:
     def _run(self, started_at: float) -> None:
         actions: dict[str, Callable[[], dict[str, Any]]] = {
             "hostile_files": self.send_hostile_files,
+            "hostile_requests": self.send_hostile_requests,
             "kill_readers": self.kill_readers,
             "kill_flow_runs": self.kill_flow_runs,
             "restart_postgres": self.restart_postgres,
@@ -98,6 +101,12 @@ class Faults:
             sent[kind] = item
         uploader.close()
         return {"sent": sent}
+
+    def send_hostile_requests(self) -> dict[str, Any]:
+        def api_processes() -> list[int]:
+            return [self.stack.api.pid, *descendants(self.stack.api.pid)]
+
+        return send_hostile_requests(self.stack.api_url, self.load.keys[0], api_processes)
 
     def kill_readers(self) -> dict[str, Any]:
         found = _wait_for(lambda: readers(self.stack.worker.pid), self._patience())

@@ -34,7 +34,7 @@ from prefect.artifacts import (
 from flows import runtime
 from flows.export import export_after_batch
 from flows.jobs import Job, JobResult
-from flows.unpack import BatchInfo, unpack
+from flows.unpack import BatchInfo, archive_gone, unpack
 from flows.work import WorkerEnv, claim, recover_singles, run_job
 from storage.links import result_url
 from storage.models import Batch, utcnow
@@ -232,6 +232,7 @@ def process_batch(batch_id: str) -> dict[str, int]:
     progress.show(100.0)
     rows = _batch_rows(key)
     create_table_artifact(rows, key=f"batch-{batch_id}", description=f"Uploads of batch {batch_id}")
+    archive_gone(env, key)
     with env.db.session() as session:
         work_repo.finish_batch(session, key, env.owner)
         session.commit()

@@ -8,9 +8,16 @@ batch and position. The flow-run process only gets the list of what was stored.
 All or nothing: the upload rows are inserted in one transaction at the end, so an
 unpack interrupted half-way leaves no rows and the next attempt starts over. An
 archive that breaks the limits fails the batch and keeps nothing. Store or disk
-trouble makes the batch wait (its lease runs out, it is claimed again). A batch whose
-unpack crashes its process `MAX_CRASHES` times fails; an unpack killed from outside
-(SIGKILL) is tried again uncharged, `MAX_TAKES` times at most.
+trouble makes the batch wait (its lease runs out, it is claimed again), uncounted.
+An unpack that fails or whose process dies (any signal, a limit, an error; "the store
+could not be read" while the store answers and holds the archive) is counted on the
+batch; at `MAX_CRASHES` the batch fails. A batch claimed `MAX_TAKES` times without an
+unpack outcome (its workers died) fails too: nothing loops.
+
+The archive is deleted once nobody can need it: right after its entries are committed,
+or its failure recorded; process_batch makes sure before it finishes the batch. Only
+a pending batch is unpacked, and only a pending batch is failed here, so a worker
+whose lease ran out mid-unpack cannot undo or discard what another committed.
 """
 
 from __future__ import annotations
@@ -18,9 +25,10 @@ from __future__ import annotations
 import logging
 import time
 import uuid
+from concurrent.futures import CancelledError
 from dataclasses import dataclass
 
-from flows.executor import ReaderKilled, ReaderStopped
+from flows.executor import ReaderStopped, ReaderUnavailable
 from flows.work import MISSING_PAUSE_SECONDS, MISSING_TRIES, WorkerEnv
 from processors.archive import (
     ArchiveLimits,
@@ -51,11 +59,17 @@ class BatchInfo:
     document_type: str
     object_key: str
     unpack_state: str
+    attempts: int = 0  # claims, this one included
 
     @classmethod
     def of(cls, batch: Batch) -> BatchInfo:
         return cls(
-            batch.id, batch.company_id, batch.document_type, batch.object_key, batch.unpack_state
+            batch.id,
+            batch.company_id,
+            batch.document_type,
+            batch.object_key,
+            batch.unpack_state,
+            batch.attempts,
         )
 
 
@@ -100,8 +114,7 @@ def unpack_in_child(
     """Runs in a reading process: the only place an archive's bytes are parsed."""
     try:
         return UnpackReport(entries=tuple(_store_entries(store, batch_id, archive_key, limits)))
-    except ArchiveRejected as rejected:
-        discard_entries(store, batch_id, limits.max_files)
+    except ArchiveRejected as rejected:  # the parent discards what was stored
         return UnpackReport(rejected=rejected)
     except ObjectMissing:
         return UnpackReport(missing=True)
@@ -146,38 +159,79 @@ def _limits(env: WorkerEnv) -> ArchiveLimits:
     )
 
 
-def _fail_batch(env: WorkerEnv, batch_id: uuid.UUID, code: str, message: str) -> None:
-    log.error("batch %s failed: %s", batch_id, message)
+def _fail_batch(env: WorkerEnv, batch: BatchInfo, code: str, message: str) -> bool:
+    """Record the batch's failure, then keep nothing of it; False (and nothing done) if
+    it is no longer pending (another worker, whose lease had run out, settled it)."""
     with env.db.session() as session:
-        record = session.get(Batch, batch_id)
-        assert record is not None
-        work_repo.fail_batch(session, record, code, message)
+        failed = work_repo.fail_pending_batch(session, batch.id, code, message)
         session.commit()
+    if not failed:
+        return False
+    log.error("batch %s failed: %s", batch.id, message)
+    discard_entries(env.store, batch.id, env.settings.max_archive_files)
+    drop_archive(env.store, batch.object_key, batch.id)
+    return True
+
+
+def drop_archive(store: ObjectStore, object_key: str, batch_id: uuid.UUID) -> bool:
+    """Delete an archive nobody needs any more (its entries are committed, or its batch
+    failed); False if the store refused (process_batch tries again before finishing)."""
+    try:
+        store.delete(object_key)
+    except Exception as exc:
+        log.warning("batch %s: its archive %s is kept for now: %s", batch_id, object_key, exc)
+        return False
+    return True
+
+
+def archive_gone(env: WorkerEnv, batch_id: uuid.UUID) -> None:
+    """Before a batch is finished: its archive is deleted (it is unpacked or failed by
+    now). A store error propagates: the batch is not finished, and is claimed again."""
+    with env.db.read_session() as session:
+        batch = session.get(Batch, batch_id)
+        assert batch is not None
+        settled, object_key = batch.unpack_state != UnpackState.PENDING, batch.object_key
+    if settled:
+        env.store.delete(object_key)
+
+
+def _store_answers(env: WorkerEnv, batch: BatchInfo) -> bool:
+    """Whether the store works and holds the archive: then an unpack that could not
+    read it failed by the archive's own doing, not the store's."""
+    try:
+        env.store.ping()
+        return env.store.exists(batch.object_key)
+    except Exception:
+        return False
+
+
+def _ask(env: WorkerEnv, batch: BatchInfo, limits: ArchiveLimits) -> UnpackReport | str:
+    """The reading process's report, or why the unpack failed (charged to the batch)."""
+    future = env.executor.submit(
+        str(batch.company_id), unpack_in_child, env.store, batch.id, batch.object_key, limits
+    )
+    try:
+        report: UnpackReport = future.result()
+    except (CancelledError, ReaderUnavailable):
+        raise  # a shutdown, or no reading process could start: not the archive's doing
+    except ReaderStopped as stopped:
+        return f"it stopped its process: {stopped}"
+    except Exception as exc:
+        log.exception("batch %s: unpacking failed", batch.id)
+        return f"{type(exc).__name__}: {exc}"
+    if report.unavailable is not None and _store_answers(env, batch):
+        return report.unavailable  # the store works: the archive made the read fail
+    return report
 
 
 def _report(env: WorkerEnv, batch: BatchInfo) -> UnpackReport | None:
-    """Unpack in a reading process; None once the batch has failed for good (its unpack
-    killed MAX_CRASHES processes, or its archive is gone)."""
-    limits, missing, kills = _limits(env), 0, 0
+    """Unpack in a reading process; None once the batch is settled (it failed for good:
+    its unpack failed or died MAX_CRASHES times, or its archive is gone)."""
+    limits, missing = _limits(env), 0
     while True:
-        try:
-            report: UnpackReport = env.executor.submit(
-                str(batch.company_id),
-                unpack_in_child,
-                env.store,
-                batch.id,
-                batch.object_key,
-                limits,
-            ).result()
-        except ReaderKilled as killed:
-            kills += 1
-            log.warning("batch %s: unpacking killed (%d), not charged: %s", batch.id, kills, killed)
-            if kills >= work_repo.MAX_TAKES:
-                _give_up(env, batch, f"Unpacking the archive was killed {kills} times")
-                return None
-            continue
-        except ReaderStopped as stopped:
-            if _charge_crash(env, batch, stopped):
+        report = _ask(env, batch, limits)
+        if isinstance(report, str):
+            if _charge(env, batch, report):
                 return None
             continue
         if not report.missing:
@@ -188,43 +242,58 @@ def _report(env: WorkerEnv, batch: BatchInfo) -> UnpackReport | None:
         )
         if missing >= MISSING_TRIES:
             message = "The archive's stored bytes are missing; send the archive again."
-            _fail_batch(env, batch.id, FailureCode.PROCESSING_FAILED.value, message)
+            _fail_batch(env, batch, FailureCode.PROCESSING_FAILED.value, message)
             return None
         time.sleep(MISSING_PAUSE_SECONDS)
 
 
-def _charge_crash(env: WorkerEnv, batch: BatchInfo, stopped: ReaderStopped) -> bool:
-    """Count the death of the unpacking process against the batch; True once it failed."""
-    log.error("batch %s: unpacking stopped its process: %s", batch.id, stopped)
+def _charge(env: WorkerEnv, batch: BatchInfo, why: str) -> bool:
+    """Count a failed or dead unpack against the batch; True once the batch is settled
+    (failed at MAX_CRASHES, or no longer pending)."""
+    log.error("batch %s: unpacking failed: %s", batch.id, why)
     with env.db.session() as session:
         crashes = work_repo.charge_batch_crash(session, batch.id)
         session.commit()
+    if crashes is None:
+        return True
     if crashes < work_repo.MAX_CRASHES:
         return False
-    _give_up(env, batch, f"Unpacking the archive stopped its process {crashes} times ({stopped})")
+    _give_up(env, batch, f"Unpacking the archive failed {crashes} times (the last: {why})")
     return True
 
 
 def _give_up(env: WorkerEnv, batch: BatchInfo, why: str) -> None:
-    discard_entries(env.store, batch.id, env.settings.max_archive_files)
-    message = f"{why}; nothing of it was read."
-    _fail_batch(env, batch.id, FailureCode.PROCESSING_FAILED.value, message)
+    _fail_batch(env, batch, FailureCode.PROCESSING_FAILED.value, f"{why}; nothing of it was read.")
+
+
+def _give_back(env: WorkerEnv, batch: BatchInfo, why: str) -> ServiceUnavailable:
+    """The store is away: the claim is not counted; the batch waits for its lease."""
+    with env.db.session() as session:
+        work_repo.give_back_batch_take(session, batch.id)
+        session.commit()
+    return ServiceUnavailable(f"batch {batch.id}: {why}")
 
 
 def unpack(env: WorkerEnv, batch: BatchInfo) -> int:
     """Create one upload per document in the archive; returns how many were created."""
     if batch.unpack_state != UnpackState.PENDING:
         return 0
+    if batch.attempts > work_repo.MAX_TAKES:
+        _give_up(env, batch, f"Unpacking the archive was started {batch.attempts - 1} times")
+        return 0
     report = _report(env, batch)
     if report is None:
         return 0
     if report.unavailable is not None:
-        raise ServiceUnavailable(f"batch {batch.id}: {report.unavailable}")
+        raise _give_back(env, batch, report.unavailable)
     if report.rejected is not None:
         log.warning("batch %s refused while unpacking: %s", batch.id, report.rejected.message)
-        _fail_batch(env, batch.id, report.rejected.problem.value, report.rejected.message)
+        _fail_batch(env, batch, report.rejected.problem.value, report.rejected.message)
         return 0
     with env.db.session() as session:
+        if work_repo.pending_batch(session, batch.id) is None:
+            log.warning("batch %s was settled by another worker meanwhile", batch.id)
+            return 0
         existing = work_repo.positions_of(session, batch.id)
         upload_repo.add_uploads(
             session,
@@ -237,4 +306,5 @@ def unpack(env: WorkerEnv, batch: BatchInfo) -> int:
         work_repo.mark_unpacked(session, batch.id)
         session.commit()
     log.info("batch %s: unpacked %d files", batch.id, len(report.entries))
+    drop_archive(env.store, batch.object_key, batch.id)
     return len(report.entries)

@@ -2,15 +2,14 @@
 under a byte budget. Bytes in (a seekable file object), members and refusals out; the
 flows pipe what this yields into the object store and the database.
 
-- Before anything is parsed, the entry count of the end-of-central-directory record
-  (ZIP64 too) is checked: a directory of 300,000 records is refused without building
-  300,000 entry objects.
+- Before anything is parsed, the central directory's declared size and place, and its
+  records, are checked (processors/zipsafe.py): a directory of 300,000 records is
+  refused without building 300,000 entry objects, whatever its end record claims.
 - Entry names are labels of uploads, never filesystem paths.
 - Limits are enforced on the bytes actually inflated, as they are produced: headers
   can lie (zip bombs, overlapping entries).
-- Only STORED and DEFLATE members are inflated. zipfile inflates DEFLATE in bounded
-  steps, but hands a whole compressed block to its BZIP2 and LZMA decompressors in one
-  call (a few KB became 3 GiB in one read), so members with other methods fail alone
+- Only STORED and DEFLATE members are inflated (zipsafe.member_problem): members with
+  other methods, or whose local header lies before the file, fail alone
   (`unsupported_file_type`) without being inflated.
 """
 
@@ -18,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import struct
 import zipfile
 import zlib
 from collections.abc import Callable
@@ -26,20 +24,22 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import BinaryIO, TypeVar
 
-_ENCRYPTED_FLAG = 0x1
-INFLATED_METHODS = frozenset({zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED})
-METHOD_NAMES = {12: "BZIP2", 14: "LZMA", 9: "Deflate64", 93: "Zstandard", 95: "XZ", 98: "PPMd"}
+from processors.zipsafe import (
+    ENCRYPTED_FLAG,
+    DirectoryBounds,
+    DirectoryTooLarge,
+    NotReadableZip,
+    member_problem,
+    open_zip,
+)
+
 CHUNK = 1024 * 1024
 # Directory records read per allowed document: directories, __MACOSX/ forks and hidden
 # files are records too (a Mac archive of 100 documents has about 200).
 RECORDS_PER_DOCUMENT = 10
-
-_EOCD = b"PK\x05\x06"
-_EOCD_SIZE = 22
-_ZIP64_LOCATOR = b"PK\x06\x07"
-_ZIP64_LOCATOR_SIZE = 20
-_ZIP64_EOCD = b"PK\x06\x06"
-_MAX_COMMENT = 0xFFFF
+# Directory bytes read per record allowed: 46 bytes of header, then name, extra fields
+# and comment (a Mac archive's records average about 120 bytes).
+DIRECTORY_BYTES_PER_RECORD = 1024
 
 _T = TypeVar("_T")
 
@@ -77,6 +77,10 @@ class ArchiveLimits:
     def max_records(self) -> int:
         return max(self.max_files, 1) * RECORDS_PER_DOCUMENT
 
+    @property
+    def directory_bounds(self) -> DirectoryBounds:
+        return DirectoryBounds(self.max_records, self.max_records * DIRECTORY_BYTES_PER_RECORD)
+
 
 @dataclass(frozen=True, slots=True)
 class ArchiveSummary:
@@ -111,40 +115,21 @@ def safe_label(name: str) -> str:
     return cleaned[:1024] or "unnamed"
 
 
-def declared_records(fileobj: BinaryIO) -> int:
-    """The entry count the end-of-central-directory record declares (ZIP64 too)."""
-    size = fileobj.seek(0, io.SEEK_END)
-    tail_start = max(0, size - _EOCD_SIZE - _MAX_COMMENT)
-    fileobj.seek(tail_start)
-    tail = fileobj.read(size - tail_start)
-    at = tail.rfind(_EOCD)
-    if at < 0 or len(tail) - at < _EOCD_SIZE:
-        raise ArchiveRejected(ArchiveProblem.INVALID, "not a readable ZIP archive")
-    (count,) = struct.unpack_from("<H", tail, at + 10)
-    locator = at - _ZIP64_LOCATOR_SIZE
-    if count == 0xFFFF and locator >= 0 and tail[locator : locator + 4] == _ZIP64_LOCATOR:
-        (record_at,) = struct.unpack_from("<Q", tail, locator + 8)
-        fileobj.seek(record_at)
-        record = fileobj.read(40)
-        if len(record) == 40 and record[:4] == _ZIP64_EOCD:
-            (count,) = struct.unpack_from("<Q", record, 32)
-    fileobj.seek(0)
-    return int(count)
-
-
-def open_archive(fileobj: BinaryIO, limits: ArchiveLimits) -> zipfile.ZipFile:
-    """The archive with its directory parsed, once the record count is known to be small."""
+def open_archive(
+    fileobj: BinaryIO, limits: ArchiveLimits, *, require_placed: bool = False
+) -> zipfile.ZipFile:
+    """The archive with its directory parsed, once it is known to be within the limits
+    (processors/zipsafe.py: its declared size and its records, not its declared count).
+    The check before 202 also refuses a directory that is not where the end record says;
+    unpacking reads such an archive and fails its members alone."""
     try:
-        records = declared_records(fileobj)
-        if records > limits.max_records:
-            raise ArchiveRejected(
-                ArchiveProblem.TOO_MANY_FILES,
-                f"the archive's directory lists {records} entries; at most "
-                f"{limits.max_records} are read (at most {limits.max_files} documents)",
-            )
-        return zipfile.ZipFile(fileobj)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError, struct.error) as exc:
-        raise ArchiveRejected(ArchiveProblem.INVALID, f"not a readable ZIP archive: {exc}") from exc
+        return open_zip(fileobj, limits.directory_bounds, require_placed=require_placed)
+    except DirectoryTooLarge as exc:
+        raise ArchiveRejected(
+            ArchiveProblem.TOO_MANY_FILES, f"{exc} (at most {limits.max_files} documents)"
+        ) from exc
+    except NotReadableZip as exc:
+        raise ArchiveRejected(ArchiveProblem.INVALID, str(exc)) from exc
 
 
 def document_entries(archive: zipfile.ZipFile, limits: ArchiveLimits) -> list[zipfile.ZipInfo]:
@@ -160,10 +145,10 @@ def document_entries(archive: zipfile.ZipFile, limits: ArchiveLimits) -> list[zi
 
 def inspect_central_directory(fileobj: BinaryIO, limits: ArchiveLimits) -> ArchiveSummary:
     """Refuse archives that are not ZIPs, are encrypted, or declare too much."""
-    with open_archive(fileobj, limits) as archive:
+    with open_archive(fileobj, limits, require_placed=True) as archive:
         skipped = tuple(info.filename for info in archive.infolist() if is_junk(info.filename))
         entries = document_entries(archive, limits)
-    encrypted = [info.filename for info in entries if info.flag_bits & _ENCRYPTED_FLAG]
+    encrypted = [info.filename for info in entries if info.flag_bits & ENCRYPTED_FLAG]
     if encrypted:
         raise ArchiveRejected(
             ArchiveProblem.INVALID, f"encrypted entries are not supported: {encrypted[0]}"
@@ -198,13 +183,6 @@ class Budget:
 MEMBER_ERRORS = (zipfile.BadZipFile, zlib.error, NotImplementedError, EOFError, ValueError)
 
 
-def _unsupported_method(info: zipfile.ZipInfo) -> str | None:
-    if info.compress_type in INFLATED_METHODS:
-        return None
-    name = METHOD_NAMES.get(info.compress_type, f"method {info.compress_type}")
-    return f"the archive entry is compressed with {name}; only DEFLATE and STORED are read"
-
-
 def read_member(
     archive: zipfile.ZipFile,
     info: zipfile.ZipInfo,
@@ -217,7 +195,7 @@ def read_member(
     the member's and the archive's limits. Errors of `sink` (the store) propagate."""
     name = safe_label(info.filename)
     digest, size = hashlib.sha256(), 0
-    refused = _unsupported_method(info)
+    refused = member_problem(info)
     if refused is not None:
         return UnpackedEntry(position, name, digest.hexdigest(), 0, False, refused)
     try:
@@ -254,6 +232,10 @@ class GuardedSource(io.RawIOBase):
         return True
 
     def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        if whence == io.SEEK_SET and offset < 0:
+            # An offset of the archive's own, not the store's trouble: a file refuses
+            # it (EINVAL) and the S3 reader clamps it, so it is refused here for both.
+            raise ValueError(f"negative seek position {offset}")
         return self._guard(lambda: self._inner.seek(offset, whence))
 
     def tell(self) -> int:

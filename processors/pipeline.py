@@ -12,8 +12,6 @@ Size limits and time limits belong to the caller (API and orchestrator).
 
 from __future__ import annotations
 
-import io
-import zipfile
 from collections.abc import Mapping
 
 from processors.base import (
@@ -30,9 +28,10 @@ from processors.sniff import (
     Identified,
     from_pdf_header,
     identify,
+    open_zip_document,
     xml_root,
-    zip_directory_is_small,
 )
+from processors.zipsafe import read_head
 
 HEAD_SIZE = 8192
 """What `Processor.score` sees: enough for magic bytes, a prolog and a root start tag."""
@@ -94,15 +93,12 @@ def _refusal_message(data: bytes, identified: Identified, context: ProcessingCon
 
 
 def _is_datev_archive(data: bytes) -> bool:
-    if not zip_directory_is_small(data):
+    archive = open_zip_document(data)
+    if archive is None:
         return False
-    try:
-        with (
-            zipfile.ZipFile(io.BytesIO(data)) as archive,
-            archive.open(_DATEV_ARCHIVE_INDEX) as index,
-        ):
-            head = index.read(XML_ROOT_WINDOW)
-    except (zipfile.BadZipFile, KeyError, RuntimeError, ValueError, OSError, EOFError):
+    with archive:
+        head = read_head(archive, _DATEV_ARCHIVE_INDEX, XML_ROOT_WINDOW)
+    if head is None:
         return False
     root = xml_root(head)
     return root is not None and root.namespace.startswith(_DATEV_NAMESPACE_PREFIX)

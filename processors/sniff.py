@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from processors.base import FileKind
+from processors.zipsafe import DirectoryBounds, NotReadableZip, open_zip, read_head
 
 PDF_HEADER_WINDOW = 1024
 """How much of the head is decoded to look for an XML prolog."""
@@ -55,12 +56,10 @@ _ROOT_FEED_CHUNK = 256
 XML_ROOT_WINDOW = 8192
 """Bytes enough for a prolog, comments and a root start tag full of namespace declarations."""
 _LOCAL_HEADER_SCAN_WINDOW = 64 * 1024
-MAX_ZIP_DIRECTORY_BYTES = 1024 * 1024
-"""A central directory larger than this (some 10,000 entries; Office files have tens)
-is not parsed: zipfile took 17 s and 160 MiB for the 300,000 entries of a 25 MiB ZIP."""
-_ZIP_END = b"PK\x05\x06"
-_ZIP_END_SIZE = 22
-_ZIP_END_SEARCH = _ZIP_END_SIZE + 65535  # the end record, then a comment of up to 64 KiB
+ZIP_DOCUMENT_BOUNDS = DirectoryBounds(max_records=10_000, max_bytes=1024 * 1024)
+"""A ZIP-based document's central directory is parsed only within these (Office files
+have tens of entries): zipfile took 17 s and 160 MiB for the 300,000 entries of a 25 MiB
+ZIP. Beyond them, the names come from the local headers in the head."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,29 +207,24 @@ def _identify_zip(data: bytes) -> Identified:
     return Identified(FileKind.ZIP, "a ZIP archive")
 
 
-def zip_directory_is_small(data: bytes) -> bool:
-    """The end record declares a central directory of at most `MAX_ZIP_DIRECTORY_BYTES`
-    (zipfile reads exactly the declared size), or there is no end record at all."""
-    end = data.rfind(_ZIP_END, max(0, len(data) - _ZIP_END_SEARCH))
-    if end < 0 or end + _ZIP_END_SIZE > len(data):
-        return True
-    entries: int
-    directory_bytes: int
-    entries, directory_bytes = struct.unpack_from("<HI", data, end + 10)
-    return entries != 0xFFFF and directory_bytes <= MAX_ZIP_DIRECTORY_BYTES
+def open_zip_document(data: bytes) -> zipfile.ZipFile | None:
+    """A ZIP-based document (Office, ODF, DATEV) opened within `ZIP_DOCUMENT_BOUNDS`;
+    None when it cannot be opened so. Read its members with `zipsafe.read_head`."""
+    try:
+        return open_zip(io.BytesIO(data), ZIP_DOCUMENT_BOUNDS)
+    except NotReadableZip:
+        return None
 
 
 def _zip_member_names(data: bytes) -> frozenset[str]:
     """Names from the central directory; from the local headers in the head when the
     central directory is missing (only the head was passed, or the archive is cut) or
     too large to parse."""
-    if not zip_directory_is_small(data):
+    archive = open_zip_document(data)
+    if archive is None:
         return frozenset(_local_header_names(data))
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            return frozenset(archive.namelist())
-    except (zipfile.BadZipFile, ValueError, OSError, EOFError):
-        return frozenset(_local_header_names(data))
+    with archive:
+        return frozenset(archive.namelist())
 
 
 def _local_header_names(data: bytes) -> list[str]:
@@ -248,11 +242,12 @@ def _odf_mimetype(data: bytes) -> bool:
     """ODF stores `mimetype` first and uncompressed, so the head alone usually shows it."""
     if data[30:38] == b"mimetype":
         return data[38:].startswith(_ODF_MIMETYPE_PREFIX)
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive, archive.open("mimetype") as member:
-            return member.read(_ODF_MIMETYPE_READ_LIMIT).startswith(_ODF_MIMETYPE_PREFIX)
-    except (zipfile.BadZipFile, KeyError, ValueError, OSError, EOFError, NotImplementedError):
+    archive = open_zip_document(data)
+    if archive is None:
         return False
+    with archive:
+        head = read_head(archive, "mimetype", _ODF_MIMETYPE_READ_LIMIT)
+    return head is not None and head.startswith(_ODF_MIMETYPE_PREFIX)
 
 
 def _decode_prolog(data: bytes) -> str | None:

@@ -49,6 +49,17 @@ class Settings(BaseSettings):
     max_archive_bytes: int = Field(default=200 * MIB, gt=0)
     max_external_id_length: int = Field(default=255, gt=0)
 
+    # The request path, per API process (docs/isolation.md, "Request path"): requests in
+    # flight (beyond: 503 with Retry-After), open connections (beyond: 503 and closed),
+    # headers per request and their bytes (beyond: 431), seconds for a request's headers
+    # to arrive and for its body to move on (beyond: the connection is closed).
+    max_concurrent_requests: int = Field(default=100, gt=0)
+    max_connections: int = Field(default=1000, gt=0)
+    max_header_count: int = Field(default=100, gt=0)
+    max_header_bytes: int = Field(default=64 * 1024, gt=0)
+    header_timeout_seconds: float = Field(default=30.0, gt=0)
+    body_timeout_seconds: float = Field(default=30.0, gt=0)
+
     # Per API key: sustained requests per second and burst.
     rate_limit_per_second: float = Field(default=50.0, gt=0)
     rate_limit_burst: int = Field(default=200, gt=0)

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response, Security
 
+from api.body_limits import BodyKind, body_limit
 from api.deps import CurrentKeyDep, ServicesDep, api_key_scheme
 from api.errors import problem_responses
 from storage.datev import export as datev
@@ -106,6 +107,7 @@ def _responses() -> dict[int | str, dict[str, Any]]:
     responses=_responses(),
     summary="Export a period's invoices for DATEV",
 )
+@body_limit(BodyKind.NONE)
 def export_datev(
     key: CurrentKeyDep,
     services: ServicesDep,

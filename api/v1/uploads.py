@@ -10,6 +10,7 @@ import anyio
 from fastapi import APIRouter, Path, Request, Response, Security
 from starlette.concurrency import run_in_threadpool
 
+from api.body_limits import BodyKind, body_limit
 from api.deps import (
     CompanyIdDep,
     Services,
@@ -97,9 +98,7 @@ def _accepted(body: UploadOut | BatchOut, replayed: bool, retry_after: int | Non
 async def _receive(
     request: Request, services: Services, company_id: uuid.UUID, key: str, max_file_bytes: int
 ) -> IntakeRequest:
-    received = await receive_file(
-        request, services.store, key, max_file_bytes, services.settings.max_request_bytes
-    )
+    received = await receive_file(request, services.store, key, max_file_bytes)
     try:
         return _intake_request(received, services, company_id)
     except BaseException:
@@ -150,6 +149,7 @@ def _claim_and_present_upload(
     },
     summary="Upload one document",
 )
+@body_limit(BodyKind.UPLOAD)
 async def create_upload(
     request: Request, services: ServicesDep, company_id: CompanyIdDep
 ) -> Response:
@@ -201,6 +201,7 @@ def _claim_and_present_batch(
     },
     summary="Upload a ZIP archive of documents",
 )
+@body_limit(BodyKind.UPLOAD)
 async def create_batch(
     request: Request, services: ServicesDep, company_id: CompanyIdDep
 ) -> Response:
@@ -235,6 +236,7 @@ async def create_batch(
     responses=problem_responses(401, 404, 429, 500, 503),
     summary="Get one upload",
 )
+@body_limit(BodyKind.NONE)
 async def get_upload(upload_id: UploadId, request: Request, services: ServicesDep) -> Response:
     return await answer_poll(upload_response, services, request, upload_id)
 
@@ -246,5 +248,6 @@ async def get_upload(upload_id: UploadId, request: Request, services: ServicesDe
     responses=problem_responses(401, 404, 429, 500, 503),
     summary="Get one upload batch with its uploads",
 )
+@body_limit(BodyKind.NONE)
 async def get_batch(batch_id: BatchId, request: Request, services: ServicesDep) -> Response:
     return await answer_poll(batch_response, services, request, batch_id)

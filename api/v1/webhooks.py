@@ -15,6 +15,7 @@ from fastapi import APIRouter, FastAPI, Path, Response, Security
 from pydantic import Field, WithJsonSchema, field_serializer, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from api.body_limits import BodyKind, body_limit
 from api.deps import CompanyIdDep, ReadSessionDep, ServicesDep, api_key_scheme
 from api.errors import problem_responses
 from storage import errors
@@ -112,9 +113,10 @@ def _with_bad_request(responses: dict[int | str, dict[str, Any]]) -> dict[int | 
     status_code=201,
     response_model=WebhookEndpointCreated,
     operation_id="createWebhookEndpoint",
-    responses=_with_bad_request(problem_responses(401, 409, 422, 429, 500, 503)),
+    responses=_with_bad_request(problem_responses(401, 409, 413, 422, 429, 500, 503)),
     summary="Register a webhook endpoint (at most 20 per company)",
 )
+@body_limit(BodyKind.JSON)
 def create_webhook_endpoint(
     body: WebhookEndpointIn, services: ServicesDep, company_id: CompanyIdDep
 ) -> Response:
@@ -137,11 +139,13 @@ def create_webhook_endpoint(
     responses=problem_responses(401, 429, 500, 503),
     summary="List the company's webhook endpoints (without secrets)",
 )
+@body_limit(BodyKind.NONE)
 def list_webhook_endpoints(company_id: CompanyIdDep, session: ReadSessionDep) -> Response:
     endpoints = webhook_repo.live_endpoints(session, company_id)
     return _json([WebhookEndpointOut.of(endpoint) for endpoint in endpoints], 200)
 
 
+@body_limit(BodyKind.NONE)
 def _only_get_and_post() -> None:
     """One route per method would answer a 405 naming only the first one's method."""
     raise StarletteHTTPException(405, "Method Not Allowed", headers={"Allow": "GET, POST"})
@@ -163,6 +167,7 @@ router.add_api_route(
     responses=problem_responses(401, 404, 429, 500, 503),
     summary="Delete a webhook endpoint; its pending deliveries stop at once",
 )
+@body_limit(BodyKind.NONE)
 def delete_webhook_endpoint(
     endpoint_id: EndpointId, services: ServicesDep, company_id: CompanyIdDep
 ) -> Response:
@@ -180,6 +185,7 @@ def delete_webhook_endpoint(
     responses=problem_responses(401, 404, 429, 500, 503),
     summary="Give the endpoint a new secret; the previous one still signs for 24 h",
 )
+@body_limit(BodyKind.NONE)
 def rotate_webhook_secret(
     endpoint_id: EndpointId, services: ServicesDep, company_id: CompanyIdDep
 ) -> Response:

@@ -17,6 +17,7 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ExceptionHandler
 
+from api.body_limits import BodyKind, body_limit
 from api.web import (
     batches,
     datev_pages,
@@ -51,6 +52,7 @@ def web_router() -> APIRouter:
     return router
 
 
+@body_limit(BodyKind.NONE)
 def _home() -> Response:
     return RedirectResponse("/app/uploads", status_code=303)
 
@@ -58,7 +60,8 @@ def _home() -> Response:
 def install_web(app: FastAPI) -> None:
     app.include_router(web_router())
     app.add_middleware(WebGuard, services=app.state.services)
-    app.mount("/app/static", StaticFiles(directory=STATIC_DIR), name="web-static")
+    static = body_limit(BodyKind.NONE)(StaticFiles(directory=STATIC_DIR))
+    app.mount("/app/static", static, name="web-static")
     app.add_exception_handler(LoginRequired, _login_required)
     app.add_exception_handler(CsrfRejected, _csrf_rejected)
     for error in (StarletteHTTPException, RequestValidationError):

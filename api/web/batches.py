@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
+from api.body_limits import BodyKind, body_limit
 from api.deps import ServicesDep
 from api.web.auth import CurrentUser
 from api.web.inbox import result_links
@@ -32,6 +33,7 @@ class BatchLine:
 
 
 @router.get("/app/batches", response_class=HTMLResponse)
+@body_limit(BodyKind.NONE)
 def batch_list(request: Request, user: CurrentUser, services: ServicesDep) -> HTMLResponse:
     after = decode_cursor(request.query_params.get("after"))
     with services.db.read_session() as session:
@@ -58,6 +60,7 @@ def batch_list(request: Request, user: CurrentUser, services: ServicesDep) -> HT
 
 
 @router.get("/app/batches/{batch_id}", response_class=HTMLResponse)
+@body_limit(BodyKind.NONE)
 def batch_page(
     batch_id: str, request: Request, user: CurrentUser, services: ServicesDep
 ) -> HTMLResponse:

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.datastructures import FormData
 
+from api.body_limits import BodyKind, body_limit
 from api.deps import ServicesDep
 from api.web.auth import CsrfUser, CurrentUser, WebUser
 from api.web.datev_form import (
@@ -56,6 +57,7 @@ def _settings_page(
 
 
 @router.get("/app/settings/datev", response_class=HTMLResponse)
+@body_limit(BodyKind.NONE)
 def datev_settings_page(request: Request, user: CurrentUser, services: ServicesDep) -> HTMLResponse:
     with services.db.read_session() as session:
         settings = datev_exports.datev_settings(session, user.company_id)
@@ -63,6 +65,7 @@ def datev_settings_page(request: Request, user: CurrentUser, services: ServicesD
 
 
 @router.post("/app/settings/datev", response_class=HTMLResponse)
+@body_limit(BodyKind.FORM)
 async def save_datev_settings(request: Request, user: CsrfUser, services: ServicesDep) -> Response:
     submitted = await request.form()
     form = parse_datev_form(_texts(submitted), submitted.get("use_chart_defaults") == "on")
@@ -92,6 +95,7 @@ def _day(text: str | None) -> date | None:
 
 
 @router.get("/app/exports/datev", response_class=HTMLResponse)
+@body_limit(BodyKind.NONE)
 def datev_export_page(request: Request, user: CurrentUser, services: ServicesDep) -> HTMLResponse:
     params = request.query_params
     default_from, default_to = last_month(date.today())
@@ -128,6 +132,7 @@ def datev_export_page(request: Request, user: CurrentUser, services: ServicesDep
 
 
 @router.post("/app/exports/datev")
+@body_limit(BodyKind.FORM)
 def download_datev_export(
     user: CsrfUser,
     services: ServicesDep,

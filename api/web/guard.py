@@ -1,10 +1,11 @@
 """What every request under /app passes through before any route sees it.
 
-Form bodies are capped before anything parses them: a declared `Content-Length` over
-the cap is refused without reading a byte of the body, a chunked body is counted as it
-arrives and refused as soon as it passes the cap, and so is a body with too many
-fields. Only then is the (small) body handed to the application. Every answer gets the
-security headers. The API under /v1 is not touched: its uploads stream by design."""
+Form bodies are read whole before anything parses them, their bytes capped on the way
+in by `api.request_limits.RequestLimits` (the routes here declare `BodyKind.FORM`), and
+a body with too many fields is refused as soon as it has them. Only then is the (small)
+body handed to the application; a body cut off (by the cap, or a client gone) never
+is. Every answer gets the security headers. The API under /v1 is not touched: its
+uploads stream by design."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from api.deps import Services
 from api.web.auth import WebUser, find_user
 from api.web.i18n import N_
-from api.web.limits import MAX_FORM_BYTES, MAX_FORM_FIELDS
+from api.web.limits import MAX_FORM_FIELDS
 from api.web.render import error_page
 from api.web.security_headers import security_headers
 
@@ -29,9 +30,6 @@ class _Refused(Exception):
         self.status, self.title, self.message = status, title, message
 
 
-_TOO_LARGE = _Refused(
-    413, N_("Request too large"), N_("The form sent more data than any form here has.")
-)
 _TOO_MANY_FIELDS = _Refused(
     400, N_("Bad request"), N_("The form sent more fields than any form here has.")
 )
@@ -62,6 +60,8 @@ class WebGuard:
             except _Refused as refused:
                 await self._refuse(scope, receive, send, refused)
                 return
+            if body is None:
+                return  # cut off: answered already, or nobody left to answer
             receive = _replay(body, receive)
         await self.app(scope, receive, send)
 
@@ -87,23 +87,19 @@ class WebGuard:
         await page(scope, receive, send)
 
 
-async def _read_form(scope: Scope, receive: Receive) -> bytes:
+async def _read_form(scope: Scope, receive: Receive) -> bytes | None:
+    """The whole form; None when the body was cut off."""
     headers = dict(scope["headers"])
-    declared = headers.get(b"content-length")
-    if declared is not None and declared.isdigit() and int(declared) > MAX_FORM_BYTES:
-        raise _TOO_LARGE
     content_type = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
     body = bytearray()
     fields = 1
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
-            break
+            return None
         chunk = message.get("body", b"")
         body += chunk
         fields += chunk.count(b"&") + chunk.count(b";")
-        if len(body) > MAX_FORM_BYTES:
-            raise _TOO_LARGE
         if fields > MAX_FORM_FIELDS:
             raise _TOO_MANY_FIELDS
         if not message.get("more_body", False):

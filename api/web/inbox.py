@@ -12,6 +12,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from sqlalchemy.orm import Session
 
+from api.body_limits import BodyKind, body_limit
 from api.deps import ServicesDep
 from api.web.auth import CurrentUser
 from api.web.i18n import N_, Message
@@ -155,6 +156,7 @@ def result_links(rows: Sequence[UploadView]) -> dict[uuid.UUID, ResultLink]:
 
 
 @router.get("/app/uploads", response_class=HTMLResponse)
+@body_limit(BodyKind.NONE)
 def inbox(request: Request, user: CurrentUser, services: ServicesDep) -> HTMLResponse:
     params = dict(request.query_params)
     query = parse_filters(params)

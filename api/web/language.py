@@ -8,6 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Form
 from fastapi.responses import RedirectResponse, Response
 
+from api.body_limits import BodyKind, body_limit
 from api.deps import ServicesDep
 from api.web.auth import CsrfUser, safe_next
 from api.web.i18n import supported
@@ -17,6 +18,7 @@ router = APIRouter(include_in_schema=False)
 
 
 @router.post("/app/language")
+@body_limit(BodyKind.FORM)
 def switch_language(
     user: CsrfUser,
     services: ServicesDep,

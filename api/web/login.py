@@ -12,6 +12,7 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from api.body_limits import BodyKind, body_limit
 from api.deps import Services, ServicesDep
 from api.web import login_throttle
 from api.web.auth import (
@@ -69,6 +70,7 @@ def _login_form(
 
 
 @router.get("/app/login", response_class=HTMLResponse)
+@body_limit(BodyKind.NONE)
 def login_page(request: Request, services: ServicesDep, next: str | None = None) -> Response:
     if find_user(request, services) is not None:
         return RedirectResponse(safe_next(next), status_code=303)
@@ -76,6 +78,7 @@ def login_page(request: Request, services: ServicesDep, next: str | None = None)
 
 
 @router.post("/app/login", response_class=HTMLResponse)
+@body_limit(BodyKind.FORM)
 def login(
     request: Request,
     services: ServicesDep,
@@ -137,6 +140,7 @@ def _sign_in(
 
 
 @router.post("/app/logout")
+@body_limit(BodyKind.FORM)
 def logout(request: Request, services: ServicesDep, _user: CsrfUser) -> Response:
     token = session_token(request)
     if token is not None:

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 from sqlalchemy.orm import Session
 
+from api.body_limits import BodyKind, body_limit
 from api.deps import ServicesDep
 from api.web.auth import CsrfUser, CurrentUser, WebUser
 from api.web.downloads import content_disposition, media_type_of
@@ -50,6 +51,7 @@ STORAGE_REFUSALS = (
 
 
 @router.get("/uploads/{upload_id}", response_class=HTMLResponse)
+@body_limit(BodyKind.NONE)
 def upload_page(
     request: Request, upload_id: str, user: CurrentUser, services: ServicesDep
 ) -> Response:
@@ -65,6 +67,7 @@ def upload_page(
 
 
 @router.post("/uploads/{upload_id}/retry")
+@body_limit(BodyKind.FORM)
 def retry_upload(
     request: Request, upload_id: str, user: CsrfUser, services: ServicesDep
 ) -> Response:
@@ -109,6 +112,7 @@ def _result_page(
 
 
 @router.get("/invoices/{result_id}", response_class=HTMLResponse)
+@body_limit(BodyKind.NONE)
 def invoice_page(
     request: Request, result_id: str, user: CurrentUser, services: ServicesDep
 ) -> Response:
@@ -125,6 +129,7 @@ def invoice_page(
 
 
 @router.get("/invoices/{result_id}/print", response_class=HTMLResponse)
+@body_limit(BodyKind.NONE)
 def invoice_print_page(
     request: Request, result_id: str, user: CurrentUser, services: ServicesDep
 ) -> Response:
@@ -142,6 +147,7 @@ def invoice_print_page(
 
 
 @router.get("/documents/{result_id}", response_class=HTMLResponse)
+@body_limit(BodyKind.NONE)
 def document_page(
     request: Request, result_id: str, user: CurrentUser, services: ServicesDep
 ) -> Response:
@@ -156,6 +162,7 @@ def document_page(
 
 
 @router.get("/payment-files/{result_id}", response_class=HTMLResponse)
+@body_limit(BodyKind.NONE)
 def payment_file_page(
     request: Request, result_id: str, user: CurrentUser, services: ServicesDep
 ) -> Response:
@@ -168,6 +175,7 @@ def payment_file_page(
 
 
 @router.get("/bank-imports/{result_id}", response_class=HTMLResponse)
+@body_limit(BodyKind.NONE)
 def bank_import_page(
     request: Request, result_id: str, user: CurrentUser, services: ServicesDep
 ) -> Response:
@@ -192,6 +200,7 @@ def bank_import_page(
 
 
 @router.post("/bank-imports/{result_id}/confirm")
+@body_limit(BodyKind.FORM)
 async def confirm_transactions(
     request: Request, result_id: str, user: CsrfUser, services: ServicesDep
 ) -> Response:
@@ -228,6 +237,7 @@ def _positions(raw: list[Any]) -> list[int] | None:
 
 
 @router.post("/results/{result_id}/delete")
+@body_limit(BodyKind.FORM)
 def delete_result(
     request: Request, result_id: str, user: CsrfUser, services: ServicesDep
 ) -> Response:
@@ -247,6 +257,7 @@ def delete_result(
 
 
 @router.get("/results/{result_id}/original")
+@body_limit(BodyKind.NONE)
 def download_original(
     request: Request, result_id: str, user: CurrentUser, services: ServicesDep
 ) -> Response:

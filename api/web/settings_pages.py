@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from api.body_limits import BodyKind, body_limit
 from api.deps import ServicesDep
 from api.web.auth import CsrfUser, CurrentUser, WebUser
 from api.web.master_data import LOCALES, MasterData, parse_master_data
@@ -38,6 +39,7 @@ def _settings_page(
 
 
 @router.get("/app/settings", response_class=HTMLResponse)
+@body_limit(BodyKind.NONE)
 def settings_page(request: Request, user: CurrentUser, services: ServicesDep) -> HTMLResponse:
     with services.db.read_session() as session:
         company = companies.get_company(session, user.company_id)
@@ -50,6 +52,7 @@ def settings_page(request: Request, user: CurrentUser, services: ServicesDep) ->
 
 
 @router.post("/app/settings", response_class=HTMLResponse)
+@body_limit(BodyKind.FORM)
 def save_settings(
     request: Request,
     user: CsrfUser,
@@ -100,11 +103,13 @@ def _keys_page(
 
 
 @router.get("/app/settings/api-keys", response_class=HTMLResponse)
+@body_limit(BodyKind.NONE)
 def api_keys_page(request: Request, user: CurrentUser, services: ServicesDep) -> HTMLResponse:
     return _keys_page(request, user, services)
 
 
 @router.post("/app/settings/api-keys", response_class=HTMLResponse)
+@body_limit(BodyKind.FORM)
 def create_api_key(
     request: Request,
     user: CsrfUser,
@@ -119,6 +124,7 @@ def create_api_key(
 
 
 @router.post("/app/settings/api-keys/{key_id}/revoke")
+@body_limit(BodyKind.FORM)
 def revoke_api_key(
     key_id: str, request: Request, user: CsrfUser, services: ServicesDep
 ) -> Response:

@@ -14,6 +14,7 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from api.body_limits import BodyKind, body_limit
 from api.deps import ServicesDep
 from api.web.auth import CsrfUser, CurrentUser
 from api.web.i18n import N_
@@ -53,6 +54,7 @@ def delivery_state(delivery: WebhookDelivery) -> str:
 
 
 @router.get("/app/settings/webhooks", response_class=HTMLResponse)
+@body_limit(BodyKind.NONE)
 def webhooks_page(request: Request, user: CurrentUser, services: ServicesDep) -> HTMLResponse:
     return _page(request, user, services, None)
 
@@ -80,6 +82,7 @@ def _page(
 
 
 @router.post("/app/settings/webhooks/rotate-secret", response_class=HTMLResponse)
+@body_limit(BodyKind.FORM)
 def rotate_secret(
     request: Request,
     user: CsrfUser,
@@ -106,6 +109,7 @@ def rotate_secret(
 
 
 @router.post("/app/settings/webhooks/send-again")
+@body_limit(BodyKind.FORM)
 def send_again(
     request: Request,
     user: CsrfUser,

@@ -173,12 +173,31 @@ def charge_crash(session: Session, upload: Upload, reason: str) -> bool:
     return upload.status == UploadStatus.FAILED
 
 
-def charge_batch_crash(session: Session, batch_id: uuid.UUID) -> int:
-    """One more death of a process unpacking the batch; returns the count."""
+def pending_batch(session: Session, batch_id: uuid.UUID) -> Batch | None:
+    """The batch, locked, while its archive waits to be unpacked; None once it is
+    unpacked or failed (by another worker whose lease had run out meanwhile)."""
     batch = session.scalars(locked(session, select(Batch).where(Batch.id == batch_id))).one()
+    return batch if batch.unpack_state == UnpackState.PENDING else None
+
+
+def charge_batch_crash(session: Session, batch_id: uuid.UUID) -> int | None:
+    """One more failed or dead unpack of the batch; returns the count, None if the
+    batch is no longer pending."""
+    batch = pending_batch(session, batch_id)
+    if batch is None:
+        return None
     batch.crashes += 1
     session.flush()
     return batch.crashes
+
+
+def give_back_batch_take(session: Session, batch_id: uuid.UUID) -> None:
+    """The unpack met store trouble: this claim does not count towards MAX_TAKES."""
+    session.execute(
+        update(Batch)
+        .where(Batch.id == batch_id, Batch.attempts > 0)
+        .values(attempts=Batch.attempts - 1)
+    )
 
 
 def has_claimable_batch(session: Session, now: datetime) -> bool:
@@ -246,6 +265,14 @@ def fail_batch(session: Session, batch: Batch, code: str, message: str) -> None:
     batch.finished_at = utcnow()
     batch.lease_owner = batch.lease_expires_at = None
     note_batch_finished(session, batch.id)
+
+
+def fail_pending_batch(session: Session, batch_id: uuid.UUID, code: str, message: str) -> bool:
+    """Fail the batch if it is still pending; False (nothing changed) otherwise."""
+    batch = pending_batch(session, batch_id)
+    if batch is not None:
+        fail_batch(session, batch, code, message)
+    return batch is not None
 
 
 def positions_of(session: Session, batch_id: uuid.UUID) -> set[int]:

@@ -19,7 +19,6 @@ from processors.archive import (
     Budget,
     SourceUnreadable,
     UnpackedEntry,
-    declared_records,
     document_entries,
     guarded,
     inspect_central_directory,
@@ -27,6 +26,7 @@ from processors.archive import (
     read_member,
 )
 from tests.api.helpers import lying_sizes, make_zip
+from tests.processors import hostile_zip
 
 MIB = 1024 * 1024
 LIMITS = ArchiveLimits(max_files=100, max_total_bytes=20 * MIB, max_file_bytes=8 * MIB)
@@ -57,13 +57,38 @@ def _with_records(archive: bytes, count: int, zip64: bool = False) -> bytes:
 @pytest.mark.parametrize(("records", "zip64"), [(60_000, False), (300_000, True)])
 def test_a_directory_flood_is_refused_before_any_entry_is_parsed(records: int, zip64: bool) -> None:
     flood = _with_records(make_zip({"a.pdf": b"%PDF-1.4"}), records, zip64)
-    assert declared_records(io.BytesIO(flood)) == records
     started = time.process_time()
     with pytest.raises(ArchiveRejected) as rejected:
         inspect_central_directory(io.BytesIO(flood), LIMITS)
     assert rejected.value.problem is ArchiveProblem.TOO_MANY_FILES
     assert f"{records} entries" in rejected.value.message
     assert time.process_time() - started < 0.05
+
+
+@pytest.mark.parametrize("records", [400_001, 15_000])
+def test_a_directory_whose_end_record_claims_one_entry_is_refused_unparsed(records: int) -> None:
+    """400,001 records: 21 MiB of directory, over its size bound; 15,000: 795 KiB, within
+    it, but over the 1,000 records read (counted by their headers, not believed)."""
+    flood = hostile_zip.zip_lying_count(records)
+    started = time.process_time()
+    with pytest.raises(ArchiveRejected) as rejected:
+        inspect_central_directory(io.BytesIO(flood), LIMITS)
+    assert time.process_time() - started < 0.05
+    assert rejected.value.problem is ArchiveProblem.TOO_MANY_FILES
+    with pytest.raises(ArchiveRejected):
+        _unpack(flood)  # the reading process applies the same check
+
+
+def test_a_misplaced_directory_is_refused_before_202_and_fails_its_members_at_unpack() -> None:
+    archive = hostile_zip.misplaced_directory({"a.pdf": b"%PDF-1.4 a", "b.pdf": b"%PDF-1.4 b"})
+    with pytest.raises(ArchiveRejected) as rejected:
+        inspect_central_directory(io.BytesIO(archive), LIMITS)
+    assert rejected.value.problem is ArchiveProblem.INVALID
+    assert "directory says it starts at byte" in rejected.value.message
+    entries = _unpack(archive)
+    assert len(entries) == 2
+    for entry in entries:
+        assert entry.unreadable is not None and "before the start" in entry.unreadable
 
 
 def test_junk_records_are_read_up_to_ten_per_document() -> None:
@@ -160,3 +185,9 @@ def test_a_refusal_survives_a_process_pipe() -> None:
     refusal = ArchiveRejected(ArchiveProblem.TOO_LARGE, "too much")
     copy = pickle.loads(pickle.dumps(refusal))
     assert (copy.problem, copy.message) == (ArchiveProblem.TOO_LARGE, "too much")
+
+
+def test_a_negative_offset_is_the_archive_s_fault_not_the_store_s() -> None:
+    source = guarded(io.BytesIO(make_zip({"a.pdf": b"%PDF"})))
+    with pytest.raises(ValueError, match="negative seek"):
+        source.seek(-5000)

@@ -1,13 +1,11 @@
-"""The guard in front of /app: form bodies capped before parsing (declared, chunked and
-field counts), answered with the app's error page; and the security headers on every
+"""The guard in front of /app: form bodies capped before parsing (declared and chunked
+bytes by the one cap of every route, api/request_limits.py, answered 413 problem+json;
+field counts, answered with the app's error page); and the security headers on every
 kind of answer under /app, but not on the API."""
 
 from __future__ import annotations
 
-import contextlib
-import socket
 from collections.abc import Iterator
-from urllib.parse import urlsplit
 
 from fastapi.testclient import TestClient
 from httpx2 import Response
@@ -17,6 +15,8 @@ from api.deps import Services
 from api.web.limits import MAX_FORM_BYTES, MAX_FORM_FIELDS
 from api.web.security_headers import CONTENT_SECURITY_POLICY
 from storage.db import Database
+from tests.api.helpers import assert_problem
+from tests.support.hostile_http import stream
 from tests.support.live import serve
 from tests.web.results_helpers import e_invoice, result_id, result_path, send_and_read
 from tests.web.support import Account, csrf_in, seed_upload, session_csrf
@@ -34,13 +34,13 @@ def assert_error_page(response: Response, status: int, title: str) -> None:
 # --- caps ------------------------------------------------------------------------------
 
 
-def test_a_declared_body_over_the_cap_is_refused_with_the_error_page(
+def test_a_declared_body_over_the_cap_is_refused(
     web_client: TestClient, database: Database
 ) -> None:
     body = "csrf_token=" + session_csrf(web_client, database) + "&name=" + "x" * MAX_FORM_BYTES
     response = web_client.post("/app/settings", content=body, headers=FORM)
-    assert_error_page(response, 413, "Request too large")
-    assert "Log out" in response.text  # the page of the signed-in user, with the navigation
+    assert_problem(response, 413, "request_too_large")
+    assert response.headers["connection"] == "close"
 
 
 def test_a_chunked_body_over_the_cap_is_refused(web_client: TestClient) -> None:
@@ -49,7 +49,7 @@ def test_a_chunked_body_over_the_cap_is_refused(web_client: TestClient) -> None:
             yield b"a" * 65536
 
     response = web_client.post("/app/settings", content=chunks(), headers=FORM)
-    assert_error_page(response, 413, "Request too large")
+    assert_problem(response, 413, "request_too_large")
 
 
 def test_too_many_fields_are_refused(web_client: TestClient) -> None:
@@ -66,12 +66,9 @@ def test_a_body_that_is_not_a_form_is_refused(web_client: TestClient) -> None:
     assert_error_page(response, 415, "Unsupported form")
 
 
-def test_a_refused_body_before_login_gets_the_page_without_navigation(
-    client: TestClient,
-) -> None:
+def test_a_body_over_the_cap_is_refused_before_login(client: TestClient) -> None:
     response = client.post("/app/login", content="a" * (MAX_FORM_BYTES + 1), headers=FORM)
-    assert_error_page(response, 413, "Request too large")
-    assert "Log out" not in response.text
+    assert_problem(response, 413, "request_too_large")
 
 
 def test_the_largest_real_forms_pass_the_caps(
@@ -96,39 +93,11 @@ def test_the_largest_real_forms_pass_the_caps(
     assert_error_page(confirm, 404, "Not found")  # read whole and parsed: no such statement
 
 
-def _raw_post(url: str, head: str, send: Iterator[bytes]) -> tuple[bytes, int]:
-    """Sends the head, then body bytes until the server answers; what came back and how
-    much body was sent."""
-    address = urlsplit(url)
-    sent = 0
-    with socket.create_connection((address.hostname, address.port), timeout=10) as sock:
-        sock.sendall(head.encode())
-        sock.settimeout(0.05)
-        answer = b""
-        for chunk in send:
-            with contextlib.suppress(TimeoutError):
-                answer += sock.recv(65536)
-            if answer:
-                break
-            try:
-                sock.sendall(chunk)
-            except (BrokenPipeError, ConnectionResetError):
-                break
-            sent += len(chunk)
-        sock.settimeout(10)
-        while b"\r\n\r\n" not in answer:
-            more = sock.recv(65536)
-            if not more:
-                break
-            answer += more
-    return answer, sent
-
-
-def _head(transfer: str) -> str:
+def _head(transfer: str) -> bytes:
     return (
         "POST /app/login HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         f"Content-Type: application/x-www-form-urlencoded\r\n{transfer}\r\n\r\n"
-    )
+    ).encode()
 
 
 def test_the_server_answers_before_reading_a_body_declared_too_large(
@@ -136,21 +105,19 @@ def test_the_server_answers_before_reading_a_body_declared_too_large(
 ) -> None:
     declared = 100 * MAX_FORM_BYTES
     with serve(create_app(services)) as url:
-        answer, sent = _raw_post(
+        answer = stream(
             url, _head(f"Content-Length: {declared}"), (b"a" * 65536 for _ in range(1600))
         )
-    assert answer.startswith(b"HTTP/1.1 413 ")
-    assert sent < declared // 10
+    assert answer.status == 413
+    assert answer.sent < declared // 10
 
 
 def test_the_server_stops_a_chunked_body_at_the_cap(services: Services) -> None:
     chunk = b"10000\r\n" + b"a" * 65536 + b"\r\n"  # 64 KiB chunks, never the last one
     with serve(create_app(services)) as url:
-        answer, sent = _raw_post(
-            url, _head("Transfer-Encoding: chunked"), (chunk for _ in range(1600))
-        )
-    assert answer.startswith(b"HTTP/1.1 413 ")
-    assert sent < 10 * MAX_FORM_BYTES
+        answer = stream(url, _head("Transfer-Encoding: chunked"), (chunk for _ in range(1600)))
+    assert answer.status == 413
+    assert answer.sent < 10 * MAX_FORM_BYTES
 
 
 # --- security headers ------------------------------------------------------------------
