@@ -27,7 +27,8 @@ FIELD_COUNT = 125
 TEXT_LIMIT = 60  # Buchungstext
 DOCUMENT_FIELD_LIMIT = 36  # Belegfeld 1
 LABEL_LIMIT = 30  # Bezeichnung of the batch
-_DOCUMENT_FIELD_FORBIDDEN = re.compile(r"[^A-Za-z0-9_$%&*+\-/]")
+_DOCUMENT_FIELD_FORBIDDEN = re.compile(r"[^A-Za-z0-9$%&*+\-/]")
+BU_KEY_DIGITS = 4  # the format description's expression for field 9: four digits in quotes
 
 COLUMNS: tuple[str, ...] = (
     "Umsatz (ohne Soll/Haben-Kz)",
@@ -149,7 +150,7 @@ def ansi_text(value: str, limit: int) -> str:
 
 
 def document_field(number: str) -> str:
-    """Belegfeld 1: DATEV takes letters, digits and `_ $ % & * + - /`, 36 at most."""
+    """Belegfeld 1: DATEV takes letters, digits and `$ % & * + - /`, 36 at most."""
     return _DOCUMENT_FIELD_FORBIDDEN.sub("", number)[:DOCUMENT_FIELD_LIMIT]
 
 
@@ -199,7 +200,7 @@ def booking_records(voucher: Voucher) -> Iterable[list[Field]]:
         record[2] = Text("EUR")
         record[6] = booking.account
         record[7] = booking.contra_account
-        record[8] = Text(booking.bu_key or "")
+        record[8] = Text(booking.bu_key.zfill(BU_KEY_DIGITS)) if booking.bu_key else None
         record[9] = voucher.issue_date.strftime("%d%m")
         record[10] = Text(document_field(voucher.number))
         record[13] = text
