@@ -42,6 +42,8 @@ def test_the_report_holds_back_what_needs_review(
         assert session.query(DatevExport).count() == 0  # a report records nothing
     included = export(client, tenant, "report", includeHeld="true").json()
     assert included["included"] == 3
+    may = export(client, tenant, "report", **{"from": "2016-05-01", "to": "2016-05-31"})
+    assert may.json()["entries"] == []  # invoices of 4 April are outside
 
 
 def test_the_buchungsstapel_is_answered_and_recorded_and_a_repeat_is_marked(
