@@ -13,7 +13,7 @@ from storage.datev_models import DatevExport
 from storage.db import Database
 from storage.repositories import datev_exports
 from tests.storage.datev.stack import read_invoices, set_up_datev
-from tests.web.support import Account, session_csrf
+from tests.web.support import Account, log_in, make_account, session_csrf
 
 SETTINGS_FORM = {
     "consultant_number": "29098",
@@ -146,3 +146,16 @@ def test_a_period_across_fiscal_years_is_explained(
     set_up_datev(services, account.company_id)
     page = web_client.get("/app/exports/datev", params={"from": "2016-12-01", "to": "2017-01-31"})
     assert page.status_code == 422 and "one fiscal year" in page.text
+
+
+def test_the_pages_speak_german_to_a_german_company(
+    client: TestClient, services: Services, database: Database
+) -> None:
+    german = make_account(database, "Muster GmbH", locale="de", language=None)
+    set_up_datev(services, german.company_id)
+    assert log_in(client, german.email).status_code == 303
+    page = client.get("/app/exports/datev", params={"from": "2016-04-01", "to": "2016-04-30"})
+    assert "<h1>DATEV-Export</h1>" in page.text
+    assert "Keine Rechnungen mit Rechnungsdatum in diesem Zeitraum." in page.text
+    settings = client.get("/app/settings/datev")
+    assert "Beraternummer" in settings.text and "Erlöse 19 %" in settings.text
