@@ -12,7 +12,7 @@ from api.body_limits import BodyKind, body_limit
 from api.deps import Services
 from api.errors import install_error_handlers
 from api.request_limits import RequestLimits
-from api.v1 import results, uploads, webhooks
+from api.v1 import exports, results, uploads, webhooks
 from api.v1.polling import PollingPath
 from api.v1.schemas import Problem
 from api.web import install_web
@@ -39,6 +39,7 @@ def create_app(services: Services) -> FastAPI:
             {"name": "uploads"},
             {"name": "results"},
             {"name": "webhooks"},
+            {"name": "exports"},
             {"name": "health"},
         ],
     )
@@ -47,6 +48,7 @@ def create_app(services: Services) -> FastAPI:
     app.include_router(uploads.router)
     app.include_router(results.router)
     app.include_router(webhooks.router)
+    app.include_router(exports.router)
     webhooks.install_webhook_docs(app)
     app.include_router(health.router)
     install_web(app)

@@ -121,11 +121,18 @@ def note_use(services: Services, key: api_keys.ActiveKey) -> None:
             session.commit()
 
 
-def current_company_id(request: Request, services: ServicesDep) -> uuid.UUID:
+def current_key(request: Request, services: ServicesDep) -> api_keys.ActiveKey:
     token = bearer_token(request)
     with services.db.standalone_reads() as session:
         key = admit(services, api_keys.find_active_key(session, token))
     note_use(services, key)
+    return key
+
+
+CurrentKeyDep = Annotated[api_keys.ActiveKey, Depends(current_key)]
+
+
+def current_company_id(key: CurrentKeyDep) -> uuid.UUID:
     return key.company_id
 
 

@@ -85,6 +85,8 @@ class Company(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     # The last change sequence given to one of its results (storage/result_changes.py).
     result_changes: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    # DATEV settings (storage/datev/settings.py); null until set up.
+    datev: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
 
 class ApiKey(Base):
@@ -356,4 +358,4 @@ class TransactionConfirmation(Base):
 
 # The webhook tables are in a module of their own; importing it here puts them in the one
 # metadata that migrations and the drift test compare.
-from storage import webhook_models  # noqa: E402, F401
+from storage import datev_models, webhook_models  # noqa: E402, F401

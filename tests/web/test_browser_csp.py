@@ -10,7 +10,15 @@ from playwright.sync_api import ConsoleMessage, Page
 from tests.web.conftest import LiveServer
 from tests.web.support import Account, seed_batch, seed_upload
 
-PAGES = ["/app/uploads", "/app/batches", "/app/settings", "/app/settings/api-keys", "/app/x"]
+PAGES = [
+    "/app/uploads",
+    "/app/batches",
+    "/app/settings",
+    "/app/settings/api-keys",
+    "/app/settings/datev",
+    "/app/exports/datev",
+    "/app/x",
+]
 
 
 def _violations(page: Page) -> list[str]:

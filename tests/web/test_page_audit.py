@@ -19,6 +19,7 @@ from lxml import html
 from api.deps import Services
 from storage.db import Database
 from tests.web.evidence_support import seed_invoice_with_evidence
+from tests.storage.datev.stack import set_up_datev
 from tests.web.results_helpers import (
     bank_statement,
     e_invoice_with_warnings,
@@ -128,6 +129,7 @@ def site(
     running = seed_batch(services.db, account.company_id, ["queued", "completed", "failed"])
     with_evidence = seed_invoice_with_evidence(services.db, services.store, account.company_id)
     request.addfinalizer(services.page_renderer.shutdown)  # its page starts the renderer
+    set_up_datev(services, account.company_id)
     return [
         "/app/uploads",
         "/app/uploads?status=nonsense&from=yesterday",
@@ -135,6 +137,9 @@ def site(
         f"/app/batches/{running}",
         "/app/settings",
         "/app/settings/api-keys",
+        "/app/settings/datev",
+        "/app/exports/datev?from=2000-01-01&to=2099-12-31",  # refused: many fiscal years
+        "/app/exports/datev?from=2026-01-01&to=2026-12-31",
         f"/app/uploads/{uuid.uuid4()}",  # the 404 page
         f"/app/uploads/{failed}",
         f"/app/uploads/{read['invalid']['id']}",
@@ -155,7 +160,7 @@ def test_every_page_passes_the_audit(
     token = session_csrf(client, database)
     for path in site:
         response = client.get(path)
-        assert response.status_code in (200, 404), path
+        assert response.status_code in (200, 404, 422), path
         assert audit(response.text, token) == [], path
 
 
@@ -168,7 +173,11 @@ def test_the_answers_to_forms_pass_the_audit(web_client: TestClient, database: D
     assert invalid.status_code == 422
     created = web_client.post("/app/settings/api-keys", data={"name": "ERP", "csrf_token": token})
     assert created.status_code == 201
-    for response in (invalid, created):
+    datev = web_client.post(
+        "/app/settings/datev", data={"consultant_number": "1", "chart": "03", "csrf_token": token}
+    )
+    assert datev.status_code == 422
+    for response in (invalid, created, datev):
         assert audit(response.text, token) == [], response.url
 
 
