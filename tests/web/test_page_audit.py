@@ -18,8 +18,8 @@ from lxml import html
 
 from api.deps import Services
 from storage.db import Database
-from tests.web.evidence_support import seed_invoice_with_evidence
 from tests.storage.datev.stack import set_up_datev
+from tests.web.evidence_support import seed_invoice_with_evidence
 from tests.web.results_helpers import (
     bank_statement,
     e_invoice_with_warnings,
