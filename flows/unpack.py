@@ -9,8 +9,9 @@ All or nothing: the upload rows are inserted in one transaction at the end, so a
 unpack interrupted half-way leaves no rows and the next attempt starts over. An
 archive that breaks the limits fails the batch and keeps nothing. Store or disk
 trouble makes the batch wait (its lease runs out, it is claimed again). A batch whose
-unpack crashes its process `MAX_CRASHES` times fails; an unpack killed from outside
-(SIGKILL) is tried again uncharged, `MAX_TAKES` times at most.
+unpack process dies `MAX_CRASHES` times while unpacking (a crash, or a kill such as the
+OOM killer's) fails; a process that died before the unpack was in its hands, or in a
+shutdown, is tried again uncharged, `MAX_TAKES` times at most.
 """
 
 from __future__ import annotations

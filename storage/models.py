@@ -11,6 +11,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -83,6 +84,11 @@ class Company(Base):
     ibans: Mapped[list[str]] = mapped_column(default=list)
     locale: Mapped[str] = mapped_column(String(8), default="de")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # The object store did not hand over this company's files: none of its uploads is
+    # claimed before `store_wait_until`; the wait doubles while the trouble lasts
+    # (storage/repositories/work.py, `wait_for_the_store`).
+    store_wait_until: Mapped[datetime | None] = mapped_column()
+    store_wait_seconds: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
 
 
 class ApiKey(Base):

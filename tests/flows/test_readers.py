@@ -64,10 +64,71 @@ def test_a_dying_reader_fails_only_its_own_request(readers: DocumentExecutor) ->
     assert readers.read(blank_pdf("after"), CONTEXT).result_type == "other_document"
 
 
-def test_a_reader_killed_from_outside_is_not_a_crash(readers: DocumentExecutor) -> None:
-    with pytest.raises(ReaderKilled, match="SIGKILL"):
+def test_a_reader_killed_while_it_reads_is_the_request_s_concern(
+    readers: DocumentExecutor,
+) -> None:
+    """SIGKILL in the middle of a request: the OOM killer picks the process that grew, in
+    a container smaller than its readers' limits together (a kill used to cost the
+    request nothing, so such a document was read again forever)."""
+    with pytest.raises(WorkerLost, match="SIGKILL"):
         readers.submit("a", be_killed).result()
     assert readers.read(blank_pdf("after"), CONTEXT).result_type == "other_document"
+
+
+def test_readers_killed_while_idle_cost_the_next_requests_nothing(
+    readers: DocumentExecutor,
+) -> None:
+    readers.warm_up()
+    for pid in readers.reader_pids():
+        os.kill(pid, signal.SIGKILL)
+    # Each next request finds its process dead: it is started again, or (when the death
+    # was not yet seen as the request was sent) the request hears ReaderKilled.
+    for n in range(4):
+        try:
+            outcome = readers.read(blank_pdf(f"after-{n}"), CONTEXT)
+        except ReaderKilled as killed:
+            assert "before the request was in its hands" in str(killed)
+            continue
+        assert outcome.result_type == "other_document"
+
+
+def test_a_shutdown_signal_is_not_the_request_s_concern(readers: DocumentExecutor) -> None:
+    """SIGTERM reaches the readers when a service manager stops the whole group; Ctrl-C
+    (SIGINT) reaches every process of a terminal's group, and a reader finishes its
+    request through it."""
+    napping = readers.submit("a", nap, 3.0)
+    _wait_until_busy(readers)
+    for pid in readers.reading_pids():
+        os.kill(pid, signal.SIGINT)
+    assert napping.result() == "rested"
+    napping = readers.submit("a", nap, 3.0)
+    _wait_until_busy(readers)
+    for pid in readers.reading_pids():
+        os.kill(pid, signal.SIGTERM)
+    with pytest.raises(ReaderKilled, match="in a shutdown"):
+        napping.result()
+
+
+def test_a_death_after_the_executor_closes_is_not_the_request_s_concern() -> None:
+    executor = DocumentExecutor(processes=1, limits=LIMITS, compile_rules=False)
+    executor.warm_up()
+    napping = executor.submit("a", nap, 5.0)
+    _wait_until_busy(executor)
+    closing = threading.Thread(target=executor.shutdown)
+    closing.start()  # it waits for the request in hand
+    time.sleep(0.5)
+    os.kill(executor.reader_pids()[0], signal.SIGKILL)
+    closing.join(timeout=60)
+    with pytest.raises(ReaderKilled, match="in a shutdown"):
+        napping.result()
+
+
+def _wait_until_busy(executor: DocumentExecutor) -> None:
+    """Until a request is in a reading process's hands (its clock runs)."""
+    deadline = time.monotonic() + 30
+    while not executor.reading_pids():
+        assert time.monotonic() < deadline, "no request got in hand"
+        time.sleep(0.05)
 
 
 def test_memory_past_the_limit_fails_the_request_in_its_process(
