@@ -191,7 +191,7 @@ def test_a_document_that_crashes_its_reader_twice_fails_alone(
         assert body["status"] == expected
         assert _stored(env.db, culprit).crashes == crashes
     assert body["error"]["code"] == "processing_failed"
-    assert "stopped its process 2 times" in body["error"]["message"]
+    assert "died 2 times while reading it" in body["error"]["message"]
 
     innocent = post_upload(api, company.headers, blank_pdf("next")).json()["id"]
     [job] = claim(env, 1)
@@ -199,18 +199,77 @@ def test_a_document_that_crashes_its_reader_twice_fails_alone(
     assert _stored(env.db, innocent).crashes == 0
 
 
-def test_a_reader_killed_from_outside_costs_its_document_nothing(
+def _kill_the_reader_in_hand(executor: DocumentExecutor, how: signal.Signals) -> int:
+    """Send `how` to the reading process that has a document in hand; returns its pid
+    once the executor saw it go."""
+    deadline = time.monotonic() + 120
+    while not (reading := executor.reading_pids()):
+        assert time.monotonic() < deadline, "no reading process got a document in hand"
+        time.sleep(0.02)
+    os.kill(reading[0], how)
+    while reading[0] in executor.reading_pids():
+        time.sleep(0.02)
+    return reading[0]
+
+
+def test_a_document_whose_reader_is_killed_twice_while_reading_it_fails(
     api: TestClient, company: Tenant, env: WorkerEnv
 ) -> None:
-    """SIGKILL is an operator's or the OOM killer's (the document's memory is bounded by
-    its process's limits): the upload is given back uncharged, however often."""
+    """SIGKILL in the middle of the same document, over and over, through a running
+    worker: the OOM killer in a container smaller than its readers' limits together.
+    A kill used to cost the document nothing, and it was read again forever."""
+    env.settings.max_file_bytes = 64 * 1024 * 1024
+    upload_id = post_upload(api, company.headers, _pathological_invoice(8_000)).json()["id"]
+    worker = Worker(env)
+    thread = threading.Thread(target=worker.run, daemon=True)
+    thread.start()
+    killed = []
+    try:
+        while _stored(env.db, upload_id).status != "failed":
+            assert len(killed) < MAX_CRASHES, f"read again after {killed}"
+            killed.append(_kill_the_reader_in_hand(env.executor, signal.SIGKILL))
+            _wait_for(
+                lambda: _stored(env.db, upload_id).crashes == len(killed),
+                60,
+                "the death to be charged",
+            )
+    finally:
+        worker.stop.set()
+        thread.join(timeout=60)
+    stored = _stored(env.db, upload_id)
+    assert (stored.error_code, stored.crashes) == ("processing_failed", MAX_CRASHES)
+    message = stored.error_message or ""
+    assert f"died {MAX_CRASHES} times while reading it" in message, message
+    assert "SIGKILL" in message
+
+
+def test_readers_killed_while_idle_cost_nothing(
+    api: TestClient, company: Tenant, env: WorkerEnv
+) -> None:
+    env.executor.warm_up()
+    for pid in env.executor.reader_pids():
+        os.kill(pid, signal.SIGKILL)
+    upload_id = post_upload(api, company.headers, blank_pdf("after the kill")).json()["id"]
+    [job] = claim(env, 1)
+    assert run_job(env, job).status in ("completed", "released")
+    [job] = claim(env, 1) or [None]  # released: the death was seen only as it was sent
+    if job is not None:
+        assert run_job(env, job).status == "completed"
+    stored = _stored(env.db, upload_id)
+    assert (stored.status, stored.crashes) == ("completed", 0)
+
+
+def test_a_shutdown_costs_the_document_in_hand_nothing(
+    api: TestClient, company: Tenant, env: WorkerEnv
+) -> None:
+    """SIGTERM to the readers (a service manager stopping the group), however often."""
     env.settings.max_file_bytes = 64 * 1024 * 1024
     upload_id = post_upload(api, company.headers, _pathological_invoice(8_000)).json()["id"]
     for _ in range(MAX_CRASHES + 1):
         [job] = claim(env, 1)
         reading = threading.Thread(target=run_job, args=(env, job))
         reading.start()
-        _kill_the_busy_reader(env.executor, signal.SIGKILL)
+        _kill_the_reader_in_hand(env.executor, signal.SIGTERM)
         reading.join(timeout=60)
         stored = _stored(env.db, upload_id)
         assert (stored.status, stored.crashes) == ("queued", 0)
