@@ -9,7 +9,6 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
@@ -17,15 +16,13 @@ from fastapi.testclient import TestClient
 from lxml import etree
 from sqlalchemy import Engine, func, select
 
-from flows import runtime
 from flows.executor import DocumentExecutor
 from flows.pipeline import process_batch
 from flows.work import WorkerEnv, claim, run_job
 from flows.worker import Worker
 from processors.base import CompanyProfile, DocumentType, ProcessingContext
-from storage.db import Database, make_engine
+from storage.db import Database
 from storage.models import StatusChange, Upload, utcnow
-from storage.objectstore import S3Store
 from storage.repositories import work as work_repo
 from storage.states import UploadStatus
 from storage.upload_moves import MAX_CRASHES
@@ -34,7 +31,6 @@ from tests.conftest import Tenant
 from tests.flows.processes import ROOT, descendants, worker_environment
 from tests.flows.samples import blank_pdf, corpus_file
 from tests.support.proxy import OutageProxy
-from tests.support.seaweed import ACCESS_KEY, SECRET_KEY, SeaweedServer
 
 
 def _statuses(db: Database, batch_id: str | None = None) -> dict[str, int]:
@@ -316,43 +312,6 @@ def test_document_over_the_time_limit_fails_processing_failed() -> None:
     # Read to the end it would be an invoice or invalid_e_invoice: processing_failed is the limit.
     assert outcome.failure_code == "processing_failed"
     assert "longer than 0.5 s" in (outcome.failure_message or "")
-
-
-@pytest.fixture
-def outage_env(
-    env: WorkerEnv, backend: str, request: pytest.FixtureRequest
-) -> Iterator[tuple[WorkerEnv, list[OutageProxy]]]:
-    """The worker's connections to Postgres and S3 run through proxies the test can cut."""
-    if not backend.startswith("postgres"):
-        pytest.skip("the embedded backend has no network dependency to cut")
-    from tests.support.databases import POSTGRES_URL
-
-    db_proxy = OutageProxy("127.0.0.1", 5432)
-    schema_url = env.db.engine.url.render_as_string(hide_password=False)
-    proxied_url = schema_url.replace("127.0.0.1:5432", db_proxy.address)
-    assert proxied_url != schema_url, POSTGRES_URL
-    seaweed: SeaweedServer = request.getfixturevalue("seaweed")
-    host, port = seaweed.endpoint.split(":")
-    store_proxy = OutageProxy(host, int(port))
-    from storage.objectstore import make_minio_client
-
-    assert isinstance(env.store, S3Store)
-    proxied = WorkerEnv(
-        settings=env.settings,
-        db=Database(make_engine(proxied_url, pool_size=4)),
-        store=S3Store(
-            make_minio_client(store_proxy.address, ACCESS_KEY, SECRET_KEY), env.store.bucket
-        ),
-        executor=env.executor,
-        owner="outage-worker",
-        lease=timedelta(seconds=30),
-    )
-    runtime.install(proxied)
-    yield proxied, [db_proxy, store_proxy]
-    runtime.install(env)
-    for proxy in (db_proxy, store_proxy):
-        proxy.close()
-    proxied.db.engine.dispose()
 
 
 @pytest.mark.parametrize("cut", ["database", "object store"])
