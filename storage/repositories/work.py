@@ -9,7 +9,7 @@ never take the same row; on SQLite every write transaction starts with
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -223,10 +223,13 @@ def has_claimable_batch(session: Session, now: datetime) -> bool:
     return session.scalars(select(Batch.id).where(_claimable(now)).limit(1)).first() is not None
 
 
-def claim_batch(session: Session, owner: str, lease: timedelta) -> Batch | None:
+def claim_batch(
+    session: Session, owner: str, lease: timedelta, excluding: Collection[uuid.UUID] = ()
+) -> Batch | None:
     """The oldest unfinished batch that nobody holds (or whose holder died), of the
     companies with the fewest batches in hand: one company's many batches take turns
-    with another company's one."""
+    with another company's one. None of the companies in `excluding` (they read as many
+    batches as they may in the claiming worker)."""
     now = utcnow()
     held = aliased(Batch)
     in_hand = (
@@ -239,6 +242,8 @@ def claim_batch(session: Session, owner: str, lease: timedelta) -> Batch | None:
         .scalar_subquery()
     )
     statement = select(Batch).where(_claimable(now)).order_by(in_hand, Batch.created_at).limit(1)
+    if excluding:
+        statement = statement.where(Batch.company_id.not_in(excluding))
     batch = session.scalars(locked(session, statement, skip_locked=True)).one_or_none()
     if batch is not None:
         batch.lease_owner = owner
