@@ -100,6 +100,7 @@ class ReaderUnavailable(OSError):
 
 @dataclass(frozen=True, slots=True)
 class _Request:
+    lane: str
     call: Callable[..., Any]
     args: tuple[Any, ...]
     future: Future[Any]
@@ -254,12 +255,19 @@ class DocumentExecutor:
         self._unanswered = 0
         self._unanswered_lock = threading.Lock()
         self._closing = threading.Event()
+        # One slot per process, and the express slot last (fair_queue.py): it reads only
+        # for a company with nothing in flight while every other slot is busy.
         self._slots = [
             _Slot(self.limits, niceness, compile_rules, self._closing)
-            for _ in range(self.processes)
+            for _ in range(self.processes + 1)
         ]
         self._threads = [
-            threading.Thread(target=self._serve, args=(slot,), name=f"reader-{n}", daemon=True)
+            threading.Thread(
+                target=self._serve,
+                args=(slot, n == self.processes),
+                name="reader-express" if n == self.processes else f"reader-{n}",
+                daemon=True,
+            )
             for n, slot in enumerate(self._slots)
         ]
         for thread in self._threads:
@@ -285,13 +293,16 @@ class DocumentExecutor:
         future: Future[Any] = Future()
         with self._unanswered_lock:
             self._unanswered += 1
-        self._queue.put(lane, _Request(call, args, future))
+        self._queue.put(lane, _Request(lane, call, args, future))
         return future
 
-    def _answered(self) -> None:
-        """Before the answer is set: whoever it wakes sees the executor as it is."""
+    def _answered(self, lane: str | None = None) -> None:
+        """Before the answer is set: whoever it wakes sees the executor as it is. `lane`:
+        the request's, once a slot took it."""
         with self._unanswered_lock:
             self._unanswered -= 1
+        if lane is not None:
+            self._queue.done(lane)
 
     def backlogged(self) -> bool:
         """Whether requests wait for a reading process: every process is busy and more
@@ -343,10 +354,11 @@ class DocumentExecutor:
         """The processes with a request in hand (reading a document) now."""
         return [pid for slot in self._slots if slot.in_hand and (pid := slot.pid()) is not None]
 
-    def _serve(self, slot: _Slot) -> None:
-        while (request := self._queue.get()) is not None:
+    def _serve(self, slot: _Slot, express: bool) -> None:
+        while (taken := self._queue.get(newcomers_only=express)) is not None:
+            _, request = taken
             if not request.future.set_running_or_notify_cancel():
-                self._answered()
+                self._answered(request.lane)
                 continue
             answer: Any = None
             error: BaseException | None = None
@@ -354,7 +366,7 @@ class DocumentExecutor:
                 answer = slot.ask(request.call, request.args, self.limits)
             except BaseException as exc:
                 error = exc
-            self._answered()
+            self._answered(request.lane)
             if error is None:
                 request.future.set_result(answer)
             else:

@@ -198,9 +198,41 @@ def test_lanes_take_turns() -> None:
         queue.put("big", f"big-{n}")
     queue.put("small", "small-0")
     taken = [queue.get() for _ in range(4)]
-    assert taken == ["big-0", "small-0", "big-1", "big-2"]
+    assert taken == [("big", "big-0"), ("small", "small-0"), ("big", "big-1"), ("big", "big-2")]
     assert queue.close() == []
     assert queue.get() is None
+
+
+def _getter(queue: FairQueue[str], newcomers_only: bool) -> list[tuple[str, str]]:
+    """A thread that keeps getting; what it got, in order."""
+    got: list[tuple[str, str]] = []
+
+    def get() -> None:
+        while (taken := queue.get(newcomers_only)) is not None:
+            got.append(taken)
+
+    threading.Thread(target=get, daemon=True).start()
+    return got
+
+
+def test_the_express_getter_takes_only_a_newcomer_while_the_others_are_busy() -> None:
+    queue: FairQueue[str] = FairQueue()
+    for n in range(3):
+        queue.put("bulk", f"bulk-{n}")
+    assert queue.get() == ("bulk", "bulk-0")  # the ordinary getters are busy with the bulk
+    express = _getter(queue, newcomers_only=True)
+    time.sleep(0.2)
+    assert express == []  # "bulk" has one in flight
+    queue.put("single", "single-0")
+    time.sleep(0.2)
+    assert express == [("single", "single-0")]
+    ordinary = _getter(queue, newcomers_only=False)  # takes the bulk's rest, then idles
+    time.sleep(0.2)
+    assert ordinary == [("bulk", "bulk-1"), ("bulk", "bulk-2")]
+    queue.put("late", "late-0")  # an idle ordinary getter takes it, not the express one
+    time.sleep(0.2)
+    assert (ordinary[-1], len(express)) == (("late", "late-0"), 1)
+    queue.close()
 
 
 def test_a_closed_queue_wakes_its_readers() -> None:
