@@ -3,17 +3,21 @@
 
 Each slot is a thread of this process that owns one reading process and hands it one
 request at a time, so when a reading process dies the parent knows exactly which
-request it was serving: that request alone is charged, the other slots go on, and the
+request it was serving: that request alone is told, the other slots go on, and the
 slot starts a new process. Limits, from the request's point of view:
 - a Python-level time limit inside the child (the document fails `processing_failed`);
 - a hard wall-clock limit here: a request not answered within the limit plus a grace
   period has its process killed (code stuck in C);
 - the kernel's CPU-time limit (SIGXCPU) and memory limits inside the child.
+The clock starts when the request's bytes are in the process (`IN_HAND`): a request
+that fetches them from the object store first is not timed while it waits for the
+store (at most FETCH_SECONDS).
 Over a time or CPU limit is the request's own deterministic fault (`OverLimit`). A
-process killed with SIGKILL (`ReaderKilled`) was killed from outside: an operator, the
-OOM killer, a shutdown; the request's own memory is bounded by the process's limits, so
-this is never charged. Any other death (`WorkerLost`: a crash in C, an abort) may be the
-document's doing, so the caller counts it and gives up only when it happens again.
+process that died while the request was in its hands (`WorkerLost`: a crash in C, an
+abort, a SIGKILL from the OOM killer) may be the request's doing: the caller counts it
+and gives up when it happens again. A process that died before the request was in its
+hands (killed while idle, or while fetching), or in a shutdown (SIGTERM, SIGINT, the
+executor closing), is not (`ReaderKilled`).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from typing import Any
 
 from flows.fair_queue import FairQueue
 from flows.reader_process import (
+    IN_HAND,
     READER_NICENESS,
     READY,
     TOO_BIG_TO_RECEIVE,
@@ -58,6 +63,11 @@ HARD_LIMIT_GRACE_SECONDS = 10.0
 # its first archive); see `_preloaded`.
 READER_MODULES = ("flows.reader_process", "flows.unpack")
 START_SECONDS = 180.0  # a new reading process compiles every artefact first
+# How long a request may take to have its bytes in hand (a fetch from the object store:
+# the client gives up on a dead store in seconds, a 50 MiB object at 1 MiB/s takes 50 s).
+FETCH_SECONDS = 300.0
+# Deaths in a shutdown: a terminal's Ctrl-C or a service manager stopping the group.
+SHUTDOWN_SIGNALS = frozenset({signal.SIGTERM, signal.SIGINT})
 
 
 class ReaderStopped(Exception):
@@ -70,13 +80,18 @@ class OverLimit(ReaderStopped):
 
 
 class WorkerLost(ReaderStopped):
-    """The process serving the request crashed (a signal other than SIGKILL, or an exit
-    code): possibly the document's doing."""
+    """The process died while the request was in its hands (any signal but a
+    shutdown's, or an exit code): possibly the document's doing."""
 
 
 class ReaderKilled(ReaderStopped):
-    """The process serving the request was killed from outside (SIGKILL), or was dead
-    before the request reached it: not the request's doing."""
+    """The process died before the request was in its hands, or in a shutdown: not the
+    request's doing."""
+
+
+class FetchTimedOut(ReaderKilled):
+    """The request's bytes were not in its process within FETCH_SECONDS (a slow or stuck
+    object store); the process was ended."""
 
 
 class ReaderUnavailable(OSError):
@@ -85,6 +100,7 @@ class ReaderUnavailable(OSError):
 
 @dataclass(frozen=True, slots=True)
 class _Request:
+    lane: str
     call: Callable[..., Any]
     args: tuple[Any, ...]
     future: Future[Any]
@@ -93,12 +109,21 @@ class _Request:
 class _Slot:
     """One reading process, started on demand and replaced when it dies."""
 
-    def __init__(self, limits: ReaderLimits, niceness: int, compile_rules: bool) -> None:
+    def __init__(
+        self,
+        limits: ReaderLimits,
+        niceness: int,
+        compile_rules: bool,
+        closing: threading.Event | None = None,
+    ) -> None:
+        """`closing`: set when the executor shuts down; a death after it is not charged."""
         self.limits = limits
+        self.closing = closing or threading.Event()
         self.niceness = niceness
         self.compile_rules = compile_rules
         self.process: BaseProcess | None = None
         self.conn: Connection | None = None
+        self.in_hand = False  # a request's bytes are in the process now
         # Warm-up, the slot's own thread and shutdown may all start or stop the process.
         self._starting = threading.RLock()
 
@@ -133,31 +158,51 @@ class _Slot:
         return mine
 
     def ask(self, call: Callable[..., Any], args: tuple[Any, ...], limits: ReaderLimits) -> Any:
-        """Send one request and wait for its answer, at most the time limit and a grace
-        period; `limits` are the executor's as of this request."""
-        timeout = limits.time_limit + HARD_LIMIT_GRACE_SECONDS
+        """Send one request and wait for its answer: up to FETCH_SECONDS until its bytes
+        are in hand, then at most the time limit and a grace period; `limits` are the
+        executor's as of this request."""
         conn = self.ensure_started()
         # OSError: the process stopped receiving (it died, or the request did not fit);
         # what it said before, or its exit code, tells which.
         with contextlib.suppress(OSError):
             conn.send((call, args))
-        if not conn.poll(timeout):
-            self.stop()
-            raise OverLimit(time_message(limits))
-        try:
-            answer, retiring = conn.recv()
-        except (EOFError, OSError):
-            code = self._reap()
-            if code == -signal.SIGXCPU:
-                raise OverLimit(cpu_message(limits)) from None
-            if code == -signal.SIGKILL:
-                raise ReaderKilled("the reading process was killed (SIGKILL)") from None
-            raise WorkerLost(f"the reading process died (exit code {code})") from None
+        reply = self._receive(conn, limits, in_hand=False)
+        if reply == IN_HAND:
+            self.in_hand = True
+            try:
+                reply = self._receive(conn, limits, in_hand=True)
+            finally:
+                self.in_hand = False
+        answer, retiring = reply
         if retiring:
             self.stop()
         if answer == TOO_BIG_TO_RECEIVE:
             raise OverLimit(memory_message(limits))
         return answer
+
+    def _receive(self, conn: Connection, limits: ReaderLimits, in_hand: bool) -> Any:
+        timeout = limits.time_limit + HARD_LIMIT_GRACE_SECONDS if in_hand else FETCH_SECONDS
+        if not conn.poll(timeout):
+            self.stop()
+            if in_hand:
+                raise OverLimit(time_message(limits))
+            raise FetchTimedOut(f"the request's bytes were not in hand within {timeout:g} s")
+        try:
+            return conn.recv()
+        except (EOFError, OSError):
+            raise self._death(limits, in_hand) from None
+
+    def _death(self, limits: ReaderLimits, in_hand: bool) -> ReaderStopped:
+        """What the death of the process serving a request means for the request."""
+        code = self._reap()
+        how = "was killed (SIGKILL)" if code == -signal.SIGKILL else f"died (exit code {code})"
+        if self.closing.is_set() or (code is not None and -code in SHUTDOWN_SIGNALS):
+            return ReaderKilled(f"the reading process {how} in a shutdown")
+        if not in_hand:
+            return ReaderKilled(f"the reading process {how} before the request was in its hands")
+        if code == -signal.SIGXCPU:
+            return OverLimit(cpu_message(limits))
+        return WorkerLost(f"the reading process {how}")
 
     def _reap(self) -> int | None:
         process = self.process
@@ -209,9 +254,20 @@ class DocumentExecutor:
         self._queue: FairQueue[_Request] = FairQueue()
         self._unanswered = 0
         self._unanswered_lock = threading.Lock()
-        self._slots = [_Slot(self.limits, niceness, compile_rules) for _ in range(self.processes)]
+        self._closing = threading.Event()
+        # One slot per process, and the express slot last (fair_queue.py): it reads only
+        # for a company with nothing in flight while every other slot is busy.
+        self._slots = [
+            _Slot(self.limits, niceness, compile_rules, self._closing)
+            for _ in range(self.processes + 1)
+        ]
         self._threads = [
-            threading.Thread(target=self._serve, args=(slot,), name=f"reader-{n}", daemon=True)
+            threading.Thread(
+                target=self._serve,
+                args=(slot, n == self.processes),
+                name="reader-express" if n == self.processes else f"reader-{n}",
+                daemon=True,
+            )
             for n, slot in enumerate(self._slots)
         ]
         for thread in self._threads:
@@ -237,13 +293,16 @@ class DocumentExecutor:
         future: Future[Any] = Future()
         with self._unanswered_lock:
             self._unanswered += 1
-        self._queue.put(lane, _Request(call, args, future))
+        self._queue.put(lane, _Request(lane, call, args, future))
         return future
 
-    def _answered(self) -> None:
-        """Before the answer is set: whoever it wakes sees the executor as it is."""
+    def _answered(self, lane: str | None = None) -> None:
+        """Before the answer is set: whoever it wakes sees the executor as it is. `lane`:
+        the request's, once a slot took it."""
         with self._unanswered_lock:
             self._unanswered -= 1
+        if lane is not None:
+            self._queue.done(lane)
 
     def backlogged(self) -> bool:
         """Whether requests wait for a reading process: every process is busy and more
@@ -252,8 +311,8 @@ class DocumentExecutor:
             return self._unanswered > self.processes
 
     def read(self, data: bytes, context: ProcessingContext, lane: str = "") -> ReadOutcome:
-        """Read one document. Raises WorkerLost if its process crashed while reading it,
-        ReaderKilled if it was killed."""
+        """Read one document. Raises WorkerLost if its process died while reading it,
+        ReaderKilled if it died before (idle) or in a shutdown."""
         outcome: ReadOutcome = self._answer(
             self.submit(lane, read_in_child, data, context, self.limits)
         )
@@ -291,10 +350,15 @@ class DocumentExecutor:
     def reader_pids(self) -> list[int]:
         return [pid for slot in self._slots if (pid := slot.pid()) is not None]
 
-    def _serve(self, slot: _Slot) -> None:
-        while (request := self._queue.get()) is not None:
+    def reading_pids(self) -> list[int]:
+        """The processes with a request in hand (reading a document) now."""
+        return [pid for slot in self._slots if slot.in_hand and (pid := slot.pid()) is not None]
+
+    def _serve(self, slot: _Slot, express: bool) -> None:
+        while (taken := self._queue.get(newcomers_only=express)) is not None:
+            _, request = taken
             if not request.future.set_running_or_notify_cancel():
-                self._answered()
+                self._answered(request.lane)
                 continue
             answer: Any = None
             error: BaseException | None = None
@@ -302,7 +366,7 @@ class DocumentExecutor:
                 answer = slot.ask(request.call, request.args, self.limits)
             except BaseException as exc:
                 error = exc
-            self._answered()
+            self._answered(request.lane)
             if error is None:
                 request.future.set_result(answer)
             else:
@@ -310,6 +374,7 @@ class DocumentExecutor:
         slot.stop()
 
     def shutdown(self) -> None:
+        self._closing.set()
         for request in self._queue.close():
             self._answered()
             request.future.cancel()

@@ -22,6 +22,7 @@ import os
 import pickle
 import resource
 import signal
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from types import FrameType
@@ -39,6 +40,9 @@ log = logging.getLogger(__name__)
 READER_NICENESS = 10
 READY = "ready"
 TOO_BIG_TO_RECEIVE = "too big to receive"
+# Sent when a request's bytes are in this process (`document_in_hand`): from then on
+# its time and CPU limits run, and a death of this process is the request's concern.
+IN_HAND = "in hand"
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +152,22 @@ def _failure(code: FailureCode, message: str) -> ReadOutcome:
     return ReadOutcome(failure_code=code.value, failure_message=message)
 
 
+# Set by `serve` for the request at hand, cleared once it announced itself.
+_announce: Callable[[], None] | None = None
+
+
+def document_in_hand() -> None:
+    """The request's bytes are in this process from now on: tell the parent (its
+    clock starts there) and start the request's CPU limit. Only a request's first call
+    counts; outside a reading process (tests calling `read_in_child`) nothing happens."""
+    global _announce
+    announce, _announce = _announce, None
+    if announce is not None:
+        announce()
+
+
 def read_in_child(data: bytes, context: ProcessingContext, limits: ReaderLimits) -> ReadOutcome:
+    document_in_hand()
     try:
         # Armed inside the try: a short limit may pass before the next line runs.
         signal.setitimer(signal.ITIMER_REAL, limits.time_limit)
@@ -202,14 +221,25 @@ def _store(pickled: bytes) -> ObjectStore:
 def read_stored_in_child(
     pickled_store: bytes, key: str, context: ProcessingContext, limits: ReaderLimits
 ) -> ReadOutcome | StoreTrouble:
-    """Fetch the document here and read it: its bytes never pass through the worker."""
+    """Fetch the document here and read it: its bytes never pass through the worker.
+    The fetch comes before the document's clock (`document_in_hand`): a slow store is
+    not the document's fault. Every store error is trouble, never a death of this
+    process: "missing" when the store answered that the object is not there, else
+    "unavailable" (AccessDenied, a timeout, an answer the client did not expect)."""
     try:
         data = _store(pickled_store).read_bytes(key)
     except ObjectMissing:
         return StoreTrouble(f"{key} is not in the object store", missing=True)
-    except (ServiceUnavailable, OSError) as exc:
+    except ServiceUnavailable as exc:
         return StoreTrouble(str(exc))
+    except Exception as exc:
+        return StoreTrouble(f"object store error: {type(exc).__name__}: {exc}")
     return read_in_child(data, context, limits)
+
+
+# Requests that fetch their bytes before they announce them in hand; any other request
+# is in hand as soon as it is received.
+FETCHES_FIRST: frozenset[Callable[..., Any]] = frozenset({read_stored_in_child})
 
 
 def memory_message(limits: ReaderLimits) -> str:
@@ -221,10 +251,23 @@ def cpu_message(limits: ReaderLimits) -> str:
     return f"Reading the document used more than {limits.cpu_seconds:g} s of CPU time."
 
 
+def _in_hand_announcer(conn: Connection, limits: ReaderLimits) -> Callable[[], None]:
+    def announce() -> None:
+        limit_cpu(limits.cpu_seconds)
+        conn.send(IN_HAND)
+
+    return announce
+
+
 def serve(conn: Connection, limits: ReaderLimits, niceness: int, compile_rules: bool) -> None:
     """A reading process's life: warm up, limit itself, then answer requests until the
-    pipe closes. A request is a picklable callable and its arguments; an answer is what
-    it returned and whether this process retires after it."""
+    pipe closes. A request is a picklable callable and its arguments; the process says
+    when the request's bytes are in hand (`IN_HAND`), then answers with what the
+    callable returned and whether this process retires after it.
+    Ctrl-C in a terminal reaches every process of the group: the worker shuts down, and
+    this process finishes its request instead of dying in it."""
+    global _announce
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     os.nice(niceness)
     warm_up(compile_rules)
     limit_memory(limits.memory_bytes)
@@ -237,8 +280,12 @@ def serve(conn: Connection, limits: ReaderLimits, niceness: int, compile_rules: 
         except MemoryError:  # the request itself does not fit in the limit
             conn.send((TOO_BIG_TO_RECEIVE, True))
             return
-        limit_cpu(limits.cpu_seconds)
+        limit_cpu(limits.cpu_seconds)  # a fetch is bounded too, until the request's own limit
+        _announce = _in_hand_announcer(conn, limits)
+        if call not in FETCHES_FIRST:
+            document_in_hand()
         answer = call(*args)  # a request's callable answers every outcome itself
+        _announce = None
         retiring = hit_memory_limit()  # then the parent starts a fresh process
         conn.send((answer, retiring))
         if retiring:

@@ -12,7 +12,8 @@ trouble makes the batch wait (its lease runs out, it is claimed again), uncounte
 An unpack that fails or whose process dies (any signal, a limit, an error; "the store
 could not be read" while the store answers and holds the archive) is counted on the
 batch; at `MAX_CRASHES` the batch fails. A batch claimed `MAX_TAKES` times without an
-unpack outcome (its workers died) fails too: nothing loops.
+unpack outcome (its workers died) fails too: nothing loops. A process that died
+before the unpack was in its hands, or in a shutdown, is tried again uncharged.
 
 The archive is deleted once nobody can need it: right after its entries are committed,
 or its failure recorded; process_batch makes sure before it finishes the batch. Only

@@ -14,7 +14,7 @@ from datetime import timedelta
 
 from sqlalchemy.exc import DBAPIError
 
-from flows.executor import DocumentExecutor, ReaderKilled, WorkerLost
+from flows.executor import DocumentExecutor, FetchTimedOut, ReaderKilled, WorkerLost
 from flows.jobs import Job, JobResult
 from flows.reader_process import ReadOutcome
 from flows.recorder import Recorder
@@ -121,13 +121,22 @@ def _context(env: WorkerEnv, job: Job) -> ProcessingContext:
     )
 
 
-def _release(env: WorkerEnv, job: Job) -> None:
+class StoreAway(ServiceUnavailable):
+    """The object store did not hand over the upload's bytes (away, too slow, or an
+    error such as AccessDenied): the company's uploads wait, and nobody is blamed."""
+
+
+def _release(env: WorkerEnv, job: Job, store_away: bool = False) -> None:
+    """Give the upload back uncharged; after store trouble its company waits too."""
     try:
         with env.db.session() as session:
             upload = work_repo.held_upload(session, job.upload_id, env.owner)
             if upload is not None:
                 work_repo.release_upload(session, upload)
-                session.commit()
+            if store_away:
+                seconds = work_repo.wait_for_the_store(session, job.company_id, utcnow())
+                log.warning("company %s waits %g s for the object store", job.company_id, seconds)
+            session.commit()
     except INFRASTRUCTURE_ERRORS:
         log.warning("upload %s: could not release; its lease will expire", job.upload_id)
 
@@ -165,17 +174,20 @@ _MISSING = ReadOutcome(
 
 def _read(env: WorkerEnv, job: Job) -> ReadOutcome:
     """Read the upload in a reading process, which fetches its bytes itself. A store
-    that says, several times, that the bytes are gone fails the upload; a store that
-    does not answer raises (the upload is given back and waits)."""
+    that says, several times, that the bytes are gone fails the upload; any other store
+    trouble raises StoreAway (the upload is given back and its company waits)."""
     if job.object_key is None:
         return _NOT_KEPT
     context, lane = _context(env, job), str(job.company_id)
     for tries in range(1, MISSING_TRIES + 1):
-        answer = env.executor.read_stored(env.pickled_store, job.object_key, context, lane)
+        try:
+            answer = env.executor.read_stored(env.pickled_store, job.object_key, context, lane)
+        except FetchTimedOut as slow:
+            raise StoreAway(str(slow)) from slow
         if isinstance(answer, ReadOutcome):
             return answer
         if not answer.missing:
-            raise ServiceUnavailable(answer.message)
+            raise StoreAway(answer.message)
         log.error(
             "upload %s: its stored file is missing (try %d of %d): %s",
             job.upload_id,
@@ -190,8 +202,9 @@ def _read(env: WorkerEnv, job: Job) -> ReadOutcome:
 
 def run_job(env: WorkerEnv, job: Job) -> JobResult:
     """Read one claimed upload and record what came of it. Infrastructure trouble, and a
-    reading process killed from outside, give the upload back (it stays queued); only
-    the document itself can fail it."""
+    reading process that died before the document was in its hands or in a shutdown,
+    give the upload back (it stays queued); only the document itself can fail it: over
+    a limit, or its reading process dying twice while reading it."""
     log.info("upload %s (%s): reading", job.upload_id, job.file_name)
     try:
         duplicate = env.recorder.record_duplicate(job) if job.booked else None
@@ -205,7 +218,7 @@ def run_job(env: WorkerEnv, job: Job) -> JobResult:
         return _charge_crash(env, job, lost)
     except (ReaderKilled, *INFRASTRUCTURE_ERRORS) as exc:
         log.warning("upload %s: given back, not charged: %s", job.upload_id, exc)
-        _release(env, job)
+        _release(env, job, store_away=isinstance(exc, StoreAway))
         return JobResult(job.upload_id, job.file_name, "released")
     finally:
         env.drop(job.upload_id)

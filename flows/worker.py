@@ -123,6 +123,9 @@ class Worker:
         self.stop = threading.Event()
         self.batches_in_hand: set[uuid.UUID] = set()
         self._batches_lock = threading.Lock()
+        # When a claim last found no batch of a company not holding all its turns, and
+        # the batch news seen by then (`_may_claim`).
+        self._missed_others = (-math.inf, 0)
         self._last_recovery = 0.0
         self.last_busy = time.monotonic()
         self.wakeups = {SINGLE: Wakeup(), BATCH: Wakeup()}
@@ -162,7 +165,8 @@ class Worker:
         if not turns.take(timeout=IDLE_POLL_SECONDS):
             return True  # every turn is taken: wait again at once
         try:
-            claimed = self._claim_batch() if self.probe.waits(BATCH) else None
+            full = turns.full()
+            claimed = self._claim_batch(full) if self._may_claim(full) else None
         except BaseException:
             turns.give_back()
             raise
@@ -170,7 +174,7 @@ class Worker:
             turns.give_back()
             return False
         batch_id = claimed.id
-        turns.hold(batch_id)
+        turns.hold(batch_id, claimed.company_id)
         with self._batches_lock:
             self.batches_in_hand.add(batch_id)
         self.last_busy = time.monotonic()
@@ -191,12 +195,28 @@ class Worker:
             self.last_busy = time.monotonic()
         return True
 
-    def _claim_batch(self) -> BatchInfo | None:
+    def _may_claim(self, full: frozenset[uuid.UUID]) -> bool:
+        """Whether a batch waits that this loop may claim. While some companies hold
+        every turn they may, the batches that wait may all be theirs: after a claim
+        that found none of another company's, the loops ask again only on news of a
+        batch or once every ANNOUNCED_POLL_SECONDS."""
+        if not self.probe.waits(BATCH):
+            return False
+        with self._batches_lock:
+            missed_at, news = self._missed_others
+        recent = time.monotonic() - missed_at < ANNOUNCED_POLL_SECONDS
+        return not (full and recent and self.wakeups[BATCH].seen() == news)
+
+    def _claim_batch(self, full: frozenset[uuid.UUID] = frozenset()) -> BatchInfo | None:
+        news = self.wakeups[BATCH].seen()
         with self.env.db.session() as session:
-            batch = work_repo.claim_batch(session, self.env.owner, self.env.lease)
+            batch = work_repo.claim_batch(session, self.env.owner, self.env.lease, full)
             claimed = BatchInfo.of(batch) if batch else None
             session.commit()
         self.probe.forget()
+        if claimed is None and full:
+            with self._batches_lock:
+                self._missed_others = (time.monotonic(), news)
         return claimed
 
     def heartbeat_step(self) -> bool:

@@ -11,6 +11,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -87,6 +88,11 @@ class Company(Base):
     result_changes: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     # DATEV settings (storage/datev/settings.py); null until set up.
     datev: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # The object store did not hand over this company's files: none of its uploads is
+    # claimed before `store_wait_until`; the wait doubles while the trouble lasts
+    # (storage/repositories/work.py, `wait_for_the_store`).
+    store_wait_until: Mapped[datetime | None] = mapped_column()
+    store_wait_seconds: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
 
 
 class ApiKey(Base):

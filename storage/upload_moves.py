@@ -16,7 +16,7 @@ row so:
 - failed: the error (code, message, details);
 - queued and deleted: none of them (and a purged deleted upload no stored bytes either).
 `attempts` counts takes (the MAX_TAKES safety net) and `crashes` the reading processes
-the upload stopped (MAX_CRASHES); only a retry sets them back to 0.
+that died while reading the upload (MAX_CRASHES); only a retry sets them back to 0.
 """
 
 from __future__ import annotations
@@ -117,16 +117,17 @@ class UploadMoves:
         return self.fail(FailureCode.PROCESSING_FAILED, message)
 
     def charge_crash(self, reason: str) -> StatusChange:
-        """The process reading it died: one more crash, counted against this upload alone.
-        Fails `processing_failed` at MAX_CRASHES, else releases it."""
+        """The process reading it died while reading it (a crash, or a kill such as the
+        OOM killer's): one more crash, counted against this upload alone. Fails
+        `processing_failed` at MAX_CRASHES, else releases it."""
         self._require(UploadStatus.PROCESSING)
         crashes = self.crashes + 1
         if crashes < MAX_CRASHES:
             change = self.release()
         else:
             message = (
-                f"Reading the document stopped its process {crashes} times ({reason});"
-                " retry it in the web application."
+                f"The process reading the document died {crashes} times while reading it"
+                f" ({reason}); retry it in the web application."
             )
             change = self.fail(FailureCode.PROCESSING_FAILED, message)
         self.crashes = crashes

@@ -12,7 +12,7 @@ from typing import BinaryIO
 
 import urllib3
 from minio import Minio
-from minio.error import S3Error
+from minio.error import MinioException, S3Error
 
 from storage.errors import ServiceUnavailable
 from storage.objectstore.base import ObjectMissing, ObjectWriter, safe_relative
@@ -172,28 +172,23 @@ def make_minio_client(
     return client
 
 
-# S3 answers that mean "the store is in trouble", not "your request is wrong".
-_UNAVAILABLE_CODES = frozenset(
-    {"InternalError", "ServiceUnavailable", "SlowDown", "RequestTimeout"}
-)
-
-
 _MISSING_CODES = frozenset({"NoSuchKey", "NoSuchObject", "NotFound"})
 
 
 @contextmanager
 def _reachable() -> Iterator[None]:
-    """Connection trouble becomes ServiceUnavailable, which callers treat as "wait and
-    try again" (never as a failure of the document)."""
+    """Every store error is one of two: the object is missing (the store answered so),
+    or the store is unavailable: ServiceUnavailable, which callers treat as "wait and
+    try again", never as a failure of the document. That includes answers such as
+    AccessDenied or NoSuchBucket (a policy or credentials changed; an operator's to
+    mend) and answers the client could not make sense of."""
     try:
         yield
     except S3Error as exc:
         if exc.code in _MISSING_CODES:
             raise ObjectMissing(exc.object_name or "") from exc
-        if exc.code in _UNAVAILABLE_CODES:
-            raise ServiceUnavailable(f"object store is unavailable: {exc.code}") from exc
-        raise
-    except (urllib3.exceptions.HTTPError, OSError) as exc:
+        raise ServiceUnavailable(f"object store is unavailable: {exc.code}") from exc
+    except (MinioException, urllib3.exceptions.HTTPError, OSError) as exc:
         raise ServiceUnavailable(f"object store does not answer: {exc}") from exc
 
 
@@ -256,7 +251,7 @@ class S3Store:
             try:
                 self._client.stat_object(self.bucket, key)
             except S3Error as exc:
-                if exc.code in ("NoSuchKey", "NoSuchObject", "NotFound"):
+                if exc.code in _MISSING_CODES:
                     return False
                 raise
             return True

@@ -9,7 +9,7 @@ never take the same row; on SQLite every write transaction starts with
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -19,12 +19,25 @@ from sqlalchemy.orm import Session, aliased
 
 from processors.base import FailureCode
 from storage.db import locked
-from storage.models import Batch, Upload, UTCDateTime, utcnow
+from storage.models import Batch, Company, Upload, UTCDateTime, utcnow
 from storage.repositories.uploads import record_move
 from storage.states import ACTIVE_STATUSES, UnpackState, UploadStatus
 from storage.upload_moves import MAX_CRASHES as MAX_CRASHES
 from storage.upload_moves import MAX_TAKES as MAX_TAKES
 from storage.webhook_outbox import note_batch_finished
+
+# A company whose files the object store did not hand over waits this long before its
+# uploads are claimed again, twice as long each time the trouble goes on, at most
+# STORE_WAIT_MAX_SECONDS: an outage costs a fetch and two history rows per upload and
+# wait, not a cycle as fast as the claims go.
+STORE_WAIT_FIRST_SECONDS = 1.0
+STORE_WAIT_MAX_SECONDS = 60.0
+
+
+def _not_waiting_for_the_store(now: datetime | ColumnElement[datetime]) -> ColumnElement[bool]:
+    """Uploads of companies that do not wait for the object store now."""
+    waiting = select(Company.id).where(Company.store_wait_until > now)
+    return Upload.company_id.not_in(waiting)
 
 
 def claim_uploads(
@@ -41,24 +54,29 @@ def claim_uploads(
     seconds of OCR where a text PDF or an XML invoice costs milliseconds, and scans are
     large, so a batch no longer ends with one reading process on its last scan while the
     others sit idle (docs/throughput.md, ninth round)."""
+    now = utcnow()
     if batch_id is None:
-        statement = select(Upload).where(Upload.id.in_(_singles_in_turns(limit)))
+        statement = select(Upload).where(Upload.id.in_(_singles_in_turns(limit, now)))
     else:
         statement = (
             select(Upload)
-            .where(Upload.status == UploadStatus.QUEUED, Upload.batch_id == batch_id)
+            .where(
+                Upload.status == UploadStatus.QUEUED,
+                Upload.batch_id == batch_id,
+                _not_waiting_for_the_store(now),
+            )
             .order_by(Upload.size_bytes.desc(), Upload.position)
             .limit(limit)
         )
     uploads = list(session.scalars(locked(session, statement, skip_locked=True)))
-    expires = utcnow() + lease
+    expires = now + lease
     for upload in uploads:
         record_move(session, upload, upload.take(owner, expires))
     session.flush()
     return uploads
 
 
-def _singles_in_turns(limit: int) -> Select[tuple[uuid.UUID]]:
+def _singles_in_turns(limit: int, now: datetime) -> Select[tuple[uuid.UUID]]:
     turn = (
         func.row_number()
         .over(partition_by=Upload.company_id, order_by=(Upload.created_at, Upload.id))
@@ -66,7 +84,7 @@ def _singles_in_turns(limit: int) -> Select[tuple[uuid.UUID]]:
     )
     queued = (
         select(Upload.id, Upload.created_at, turn)
-        .where(Upload.status == UploadStatus.QUEUED, Upload.batch_id.is_(None))
+        .where(_queued_single(), _not_waiting_for_the_store(now))
         .subquery()
     )
     return select(queued.c.id).order_by(queued.c.turn, queued.c.created_at).limit(limit)
@@ -173,6 +191,24 @@ def charge_crash(session: Session, upload: Upload, reason: str) -> bool:
     return upload.status == UploadStatus.FAILED
 
 
+def wait_for_the_store(session: Session, company_id: uuid.UUID, now: datetime) -> float:
+    """The store did not hand over one of the company's files: its uploads are not
+    claimed for a while. The wait is STORE_WAIT_FIRST_SECONDS, or twice the last one
+    when the last one ended less than STORE_WAIT_MAX_SECONDS ago; a company that waits
+    already (its other files in flight fail at the same time) waits no longer. Returns
+    the wait in seconds."""
+    statement = select(Company).where(Company.id == company_id)
+    company = session.scalars(locked(session, statement)).one()
+    until, last = company.store_wait_until, company.store_wait_seconds
+    if until is not None and now < until:
+        return last
+    recent = until is not None and now - until < timedelta(seconds=STORE_WAIT_MAX_SECONDS)
+    seconds = min(2 * last, STORE_WAIT_MAX_SECONDS) if recent else STORE_WAIT_FIRST_SECONDS
+    company.store_wait_until, company.store_wait_seconds = now + timedelta(seconds=seconds), seconds
+    session.flush()
+    return seconds
+
+
 def pending_batch(session: Session, batch_id: uuid.UUID) -> Batch | None:
     """The batch, locked, while its archive waits to be unpacked; None once it is
     unpacked or failed (by another worker whose lease had run out meanwhile)."""
@@ -206,10 +242,13 @@ def has_claimable_batch(session: Session, now: datetime) -> bool:
     return session.scalars(select(Batch.id).where(_claimable(now)).limit(1)).first() is not None
 
 
-def claim_batch(session: Session, owner: str, lease: timedelta) -> Batch | None:
+def claim_batch(
+    session: Session, owner: str, lease: timedelta, excluding: Collection[uuid.UUID] = ()
+) -> Batch | None:
     """The oldest unfinished batch that nobody holds (or whose holder died), of the
     companies with the fewest batches in hand: one company's many batches take turns
-    with another company's one."""
+    with another company's one. None of the companies in `excluding` (they read as many
+    batches as they may in the claiming worker)."""
     now = utcnow()
     held = aliased(Batch)
     in_hand = (
@@ -222,6 +261,8 @@ def claim_batch(session: Session, owner: str, lease: timedelta) -> Batch | None:
         .scalar_subquery()
     )
     statement = select(Batch).where(_claimable(now)).order_by(in_hand, Batch.created_at).limit(1)
+    if excluding:
+        statement = statement.where(Batch.company_id.not_in(excluding))
     batch = session.scalars(locked(session, statement, skip_locked=True)).one_or_none()
     if batch is not None:
         batch.lease_owner = owner
@@ -288,13 +329,14 @@ def batch_progress(session: Session, batch_id: uuid.UUID) -> tuple[int, int]:
     return int(total) - int(still_active), int(total)
 
 
-def has_queued_singles(session: Session) -> bool:
-    statement = (
-        select(Upload.id)
-        .where(Upload.status == UploadStatus.QUEUED, Upload.batch_id.is_(None))
-        .limit(1)
-    )
-    return session.scalars(statement).first() is not None
+def _queued_single() -> ColumnElement[bool]:
+    return and_(Upload.status == UploadStatus.QUEUED, Upload.batch_id.is_(None))
+
+
+def has_queued_singles(session: Session, now: datetime) -> bool:
+    """Queued single uploads that may be claimed now."""
+    claimable = and_(_queued_single(), _not_waiting_for_the_store(now))
+    return session.scalars(select(Upload.id).where(claimable).limit(1)).first() is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,12 +348,9 @@ class Waiting:
 
 
 def _waiting_statement() -> Select[tuple[bool, bool]]:
-    singles = (
-        select(Upload.id)
-        .where(Upload.status == UploadStatus.QUEUED, Upload.batch_id.is_(None))
-        .exists()
-    )
-    batch = select(Batch.id).where(_claimable(bindparam("now", type_=UTCDateTime()))).exists()
+    now = bindparam("now", type_=UTCDateTime())
+    singles = select(Upload.id).where(_queued_single(), _not_waiting_for_the_store(now)).exists()
+    batch = select(Batch.id).where(_claimable(now)).exists()
     return select(singles.label("singles"), batch.label("batch"))
 
 
@@ -330,7 +369,7 @@ def has_waiting_work(session: Session, now: datetime) -> bool:
     """Anything a pipeline run should pick up: queued single uploads, a batch nobody holds
     (or whose holder died), or single uploads whose worker died (expired leases)."""
     orphaned_single = select(Upload.id).where(_expired(now, None)).limit(1)
-    if has_queued_singles(session) or has_claimable_batch(session, now):
+    if has_queued_singles(session, now) or has_claimable_batch(session, now):
         return True
     return session.scalars(orphaned_single).first() is not None
 

@@ -64,10 +64,71 @@ def test_a_dying_reader_fails_only_its_own_request(readers: DocumentExecutor) ->
     assert readers.read(blank_pdf("after"), CONTEXT).result_type == "other_document"
 
 
-def test_a_reader_killed_from_outside_is_not_a_crash(readers: DocumentExecutor) -> None:
-    with pytest.raises(ReaderKilled, match="SIGKILL"):
+def test_a_reader_killed_while_it_reads_is_the_request_s_concern(
+    readers: DocumentExecutor,
+) -> None:
+    """SIGKILL in the middle of a request: the OOM killer picks the process that grew, in
+    a container smaller than its readers' limits together (a kill used to cost the
+    request nothing, so such a document was read again forever)."""
+    with pytest.raises(WorkerLost, match="SIGKILL"):
         readers.submit("a", be_killed).result()
     assert readers.read(blank_pdf("after"), CONTEXT).result_type == "other_document"
+
+
+def test_readers_killed_while_idle_cost_the_next_requests_nothing(
+    readers: DocumentExecutor,
+) -> None:
+    readers.warm_up()
+    for pid in readers.reader_pids():
+        os.kill(pid, signal.SIGKILL)
+    # Each next request finds its process dead: it is started again, or (when the death
+    # was not yet seen as the request was sent) the request hears ReaderKilled.
+    for n in range(4):
+        try:
+            outcome = readers.read(blank_pdf(f"after-{n}"), CONTEXT)
+        except ReaderKilled as killed:
+            assert "before the request was in its hands" in str(killed)
+            continue
+        assert outcome.result_type == "other_document"
+
+
+def test_a_shutdown_signal_is_not_the_request_s_concern(readers: DocumentExecutor) -> None:
+    """SIGTERM reaches the readers when a service manager stops the whole group; Ctrl-C
+    (SIGINT) reaches every process of a terminal's group, and a reader finishes its
+    request through it."""
+    napping = readers.submit("a", nap, 3.0)
+    _wait_until_busy(readers)
+    for pid in readers.reading_pids():
+        os.kill(pid, signal.SIGINT)
+    assert napping.result() == "rested"
+    napping = readers.submit("a", nap, 3.0)
+    _wait_until_busy(readers)
+    for pid in readers.reading_pids():
+        os.kill(pid, signal.SIGTERM)
+    with pytest.raises(ReaderKilled, match="in a shutdown"):
+        napping.result()
+
+
+def test_a_death_after_the_executor_closes_is_not_the_request_s_concern() -> None:
+    executor = DocumentExecutor(processes=1, limits=LIMITS, compile_rules=False)
+    executor.warm_up()
+    napping = executor.submit("a", nap, 5.0)
+    _wait_until_busy(executor)
+    closing = threading.Thread(target=executor.shutdown)
+    closing.start()  # it waits for the request in hand
+    time.sleep(0.5)
+    os.kill(executor.reader_pids()[0], signal.SIGKILL)
+    closing.join(timeout=60)
+    with pytest.raises(ReaderKilled, match="in a shutdown"):
+        napping.result()
+
+
+def _wait_until_busy(executor: DocumentExecutor) -> None:
+    """Until a request is in a reading process's hands (its clock runs)."""
+    deadline = time.monotonic() + 30
+    while not executor.reading_pids():
+        assert time.monotonic() < deadline, "no request got in hand"
+        time.sleep(0.05)
 
 
 def test_memory_past_the_limit_fails_the_request_in_its_process(
@@ -137,9 +198,41 @@ def test_lanes_take_turns() -> None:
         queue.put("big", f"big-{n}")
     queue.put("small", "small-0")
     taken = [queue.get() for _ in range(4)]
-    assert taken == ["big-0", "small-0", "big-1", "big-2"]
+    assert taken == [("big", "big-0"), ("small", "small-0"), ("big", "big-1"), ("big", "big-2")]
     assert queue.close() == []
     assert queue.get() is None
+
+
+def _getter(queue: FairQueue[str], newcomers_only: bool) -> list[tuple[str, str]]:
+    """A thread that keeps getting; what it got, in order."""
+    got: list[tuple[str, str]] = []
+
+    def get() -> None:
+        while (taken := queue.get(newcomers_only)) is not None:
+            got.append(taken)
+
+    threading.Thread(target=get, daemon=True).start()
+    return got
+
+
+def test_the_express_getter_takes_only_a_newcomer_while_the_others_are_busy() -> None:
+    queue: FairQueue[str] = FairQueue()
+    for n in range(3):
+        queue.put("bulk", f"bulk-{n}")
+    assert queue.get() == ("bulk", "bulk-0")  # the ordinary getters are busy with the bulk
+    express = _getter(queue, newcomers_only=True)
+    time.sleep(0.2)
+    assert express == []  # "bulk" has one in flight
+    queue.put("single", "single-0")
+    time.sleep(0.2)
+    assert express == [("single", "single-0")]
+    ordinary = _getter(queue, newcomers_only=False)  # takes the bulk's rest, then idles
+    time.sleep(0.2)
+    assert ordinary == [("bulk", "bulk-1"), ("bulk", "bulk-2")]
+    queue.put("late", "late-0")  # an idle ordinary getter takes it, not the express one
+    time.sleep(0.2)
+    assert (ordinary[-1], len(express)) == (("late", "late-0"), 1)
+    queue.close()
 
 
 def test_a_closed_queue_wakes_its_readers() -> None:

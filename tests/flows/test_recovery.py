@@ -9,7 +9,6 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
@@ -17,15 +16,13 @@ from fastapi.testclient import TestClient
 from lxml import etree
 from sqlalchemy import Engine, func, select
 
-from flows import runtime
 from flows.executor import DocumentExecutor
 from flows.pipeline import process_batch
 from flows.work import WorkerEnv, claim, run_job
 from flows.worker import Worker
 from processors.base import CompanyProfile, DocumentType, ProcessingContext
-from storage.db import Database, make_engine
+from storage.db import Database
 from storage.models import StatusChange, Upload, utcnow
-from storage.objectstore import S3Store
 from storage.repositories import work as work_repo
 from storage.states import UploadStatus
 from storage.upload_moves import MAX_CRASHES
@@ -34,7 +31,6 @@ from tests.conftest import Tenant
 from tests.flows.processes import ROOT, descendants, worker_environment
 from tests.flows.samples import blank_pdf, corpus_file
 from tests.support.proxy import OutageProxy
-from tests.support.seaweed import ACCESS_KEY, SECRET_KEY, SeaweedServer
 
 
 def _statuses(db: Database, batch_id: str | None = None) -> dict[str, int]:
@@ -191,7 +187,7 @@ def test_a_document_that_crashes_its_reader_twice_fails_alone(
         assert body["status"] == expected
         assert _stored(env.db, culprit).crashes == crashes
     assert body["error"]["code"] == "processing_failed"
-    assert "stopped its process 2 times" in body["error"]["message"]
+    assert "died 2 times while reading it" in body["error"]["message"]
 
     innocent = post_upload(api, company.headers, blank_pdf("next")).json()["id"]
     [job] = claim(env, 1)
@@ -199,18 +195,77 @@ def test_a_document_that_crashes_its_reader_twice_fails_alone(
     assert _stored(env.db, innocent).crashes == 0
 
 
-def test_a_reader_killed_from_outside_costs_its_document_nothing(
+def _kill_the_reader_in_hand(executor: DocumentExecutor, how: signal.Signals) -> int:
+    """Send `how` to the reading process that has a document in hand; returns its pid
+    once the executor saw it go."""
+    deadline = time.monotonic() + 120
+    while not (reading := executor.reading_pids()):
+        assert time.monotonic() < deadline, "no reading process got a document in hand"
+        time.sleep(0.02)
+    os.kill(reading[0], how)
+    while reading[0] in executor.reading_pids():
+        time.sleep(0.02)
+    return reading[0]
+
+
+def test_a_document_whose_reader_is_killed_twice_while_reading_it_fails(
     api: TestClient, company: Tenant, env: WorkerEnv
 ) -> None:
-    """SIGKILL is an operator's or the OOM killer's (the document's memory is bounded by
-    its process's limits): the upload is given back uncharged, however often."""
+    """SIGKILL in the middle of the same document, over and over, through a running
+    worker: the OOM killer in a container smaller than its readers' limits together.
+    A kill used to cost the document nothing, and it was read again forever."""
+    env.settings.max_file_bytes = 64 * 1024 * 1024
+    upload_id = post_upload(api, company.headers, _pathological_invoice(8_000)).json()["id"]
+    worker = Worker(env)
+    thread = threading.Thread(target=worker.run, daemon=True)
+    thread.start()
+    killed = []
+    try:
+        while _stored(env.db, upload_id).status != "failed":
+            assert len(killed) < MAX_CRASHES, f"read again after {killed}"
+            killed.append(_kill_the_reader_in_hand(env.executor, signal.SIGKILL))
+            _wait_for(
+                lambda: _stored(env.db, upload_id).crashes == len(killed),
+                60,
+                "the death to be charged",
+            )
+    finally:
+        worker.stop.set()
+        thread.join(timeout=60)
+    stored = _stored(env.db, upload_id)
+    assert (stored.error_code, stored.crashes) == ("processing_failed", MAX_CRASHES)
+    message = stored.error_message or ""
+    assert f"died {MAX_CRASHES} times while reading it" in message, message
+    assert "SIGKILL" in message
+
+
+def test_readers_killed_while_idle_cost_nothing(
+    api: TestClient, company: Tenant, env: WorkerEnv
+) -> None:
+    env.executor.warm_up()
+    for pid in env.executor.reader_pids():
+        os.kill(pid, signal.SIGKILL)
+    upload_id = post_upload(api, company.headers, blank_pdf("after the kill")).json()["id"]
+    [job] = claim(env, 1)
+    assert run_job(env, job).status in ("completed", "released")
+    [job] = claim(env, 1) or [None]  # released: the death was seen only as it was sent
+    if job is not None:
+        assert run_job(env, job).status == "completed"
+    stored = _stored(env.db, upload_id)
+    assert (stored.status, stored.crashes) == ("completed", 0)
+
+
+def test_a_shutdown_costs_the_document_in_hand_nothing(
+    api: TestClient, company: Tenant, env: WorkerEnv
+) -> None:
+    """SIGTERM to the readers (a service manager stopping the group), however often."""
     env.settings.max_file_bytes = 64 * 1024 * 1024
     upload_id = post_upload(api, company.headers, _pathological_invoice(8_000)).json()["id"]
     for _ in range(MAX_CRASHES + 1):
         [job] = claim(env, 1)
         reading = threading.Thread(target=run_job, args=(env, job))
         reading.start()
-        _kill_the_busy_reader(env.executor, signal.SIGKILL)
+        _kill_the_reader_in_hand(env.executor, signal.SIGTERM)
         reading.join(timeout=60)
         stored = _stored(env.db, upload_id)
         assert (stored.status, stored.crashes) == ("queued", 0)
@@ -257,43 +312,6 @@ def test_document_over_the_time_limit_fails_processing_failed() -> None:
     # Read to the end it would be an invoice or invalid_e_invoice: processing_failed is the limit.
     assert outcome.failure_code == "processing_failed"
     assert "longer than 0.5 s" in (outcome.failure_message or "")
-
-
-@pytest.fixture
-def outage_env(
-    env: WorkerEnv, backend: str, request: pytest.FixtureRequest
-) -> Iterator[tuple[WorkerEnv, list[OutageProxy]]]:
-    """The worker's connections to Postgres and S3 run through proxies the test can cut."""
-    if not backend.startswith("postgres"):
-        pytest.skip("the embedded backend has no network dependency to cut")
-    from tests.support.databases import POSTGRES_URL
-
-    db_proxy = OutageProxy("127.0.0.1", 5432)
-    schema_url = env.db.engine.url.render_as_string(hide_password=False)
-    proxied_url = schema_url.replace("127.0.0.1:5432", db_proxy.address)
-    assert proxied_url != schema_url, POSTGRES_URL
-    seaweed: SeaweedServer = request.getfixturevalue("seaweed")
-    host, port = seaweed.endpoint.split(":")
-    store_proxy = OutageProxy(host, int(port))
-    from storage.objectstore import make_minio_client
-
-    assert isinstance(env.store, S3Store)
-    proxied = WorkerEnv(
-        settings=env.settings,
-        db=Database(make_engine(proxied_url, pool_size=4)),
-        store=S3Store(
-            make_minio_client(store_proxy.address, ACCESS_KEY, SECRET_KEY), env.store.bucket
-        ),
-        executor=env.executor,
-        owner="outage-worker",
-        lease=timedelta(seconds=30),
-    )
-    runtime.install(proxied)
-    yield proxied, [db_proxy, store_proxy]
-    runtime.install(env)
-    for proxy in (db_proxy, store_proxy):
-        proxy.close()
-    proxied.db.engine.dispose()
 
 
 @pytest.mark.parametrize("cut", ["database", "object store"])

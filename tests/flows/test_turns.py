@@ -1,5 +1,6 @@
-"""Reading turns (flows/turns.py): at most `turns` batches read at once, and a batch's
-turn comes back once however often it is given back."""
+"""Reading turns (flows/turns.py): at most `turns` batches read at once, at most
+`per_company` of one company's, and a batch's turn comes back once however often it is
+given back."""
 
 from __future__ import annotations
 
@@ -7,12 +8,20 @@ import threading
 import time
 import uuid
 from types import SimpleNamespace
-from typing import cast
+from typing import Any, cast
+
+from fastapi.testclient import TestClient
+from sqlalchemy import event
 
 from flows.turns import ReadingTurns
 from flows.work import WorkerEnv
 from flows.worker import Worker, WorkProbe
 from storage.work_news import BATCH
+from tests.api.helpers import make_zip, post_batch
+from tests.conftest import Tenant
+from tests.flows.samples import blank_pdf
+
+COMPANY = uuid.uuid4()
 
 
 def test_no_more_turns_than_there_are() -> None:
@@ -25,7 +34,7 @@ def test_a_batch_gives_its_turn_back_once() -> None:
     turns = ReadingTurns(1)
     batch = uuid.uuid4()
     assert turns.take(timeout=0)
-    turns.hold(batch)
+    turns.hold(batch, COMPANY)
     turns.give_back(batch)  # near its end (its progress)
     turns.give_back(batch)  # when its flow run ended
     assert turns.take(timeout=0)
@@ -50,7 +59,7 @@ def test_a_waiting_loop_gets_the_turn_given_back() -> None:
     turns = ReadingTurns(1)
     batch = uuid.uuid4()
     assert turns.take(timeout=0)
-    turns.hold(batch)
+    turns.hold(batch, COMPANY)
     threading.Timer(0.1, turns.give_back, args=(batch,)).start()
     started = time.monotonic()
     assert turns.take(timeout=5.0)
@@ -78,3 +87,42 @@ def test_a_batch_loop_without_a_turn_does_not_ask_the_database() -> None:
 
     assert worker.batch_step() is True
     assert probe.asked == 0
+
+
+def test_a_company_holding_its_turns_leaves_the_others_to_other_companies() -> None:
+    turns = ReadingTurns(4, per_company=2)
+    bulk, other = uuid.uuid4(), uuid.uuid4()
+    for company in (bulk, other, bulk):
+        assert turns.take(timeout=0)
+        assert company not in turns.full()
+        turns.hold(uuid.uuid4(), company)
+    assert turns.full() == {bulk}
+    assert turns.take(timeout=0)  # for a company other than `bulk`
+
+
+def test_while_a_company_holds_its_turns_the_loops_ask_for_others_seldom(
+    api: TestClient, company: Tenant, env: WorkerEnv
+) -> None:
+    """A claim for another company's batch that found none is not tried again before
+    news of a batch or ANNOUNCED_POLL_SECONDS, though the bulk's own batches wait."""
+    post_batch(api, company.headers, make_zip({"a.pdf": blank_pdf("a")}))
+    env.turns = ReadingTurns(3, per_company=1)
+    assert env.turns.take(timeout=0)
+    env.turns.hold(uuid.uuid4(), company.company_id)  # the bulk reads a batch already
+    worker = Worker(env)
+    claims: list[str] = []
+
+    def count_claims(*args: Any) -> None:
+        statement = str(args[2])
+        if statement.startswith("SELECT batches.") and "NOT IN" in statement:
+            claims.append(statement)
+
+    event.listen(env.db.engine, "before_cursor_execute", count_claims)
+    try:
+        assert [worker.batch_step() for _ in range(5)] == [False] * 5
+        assert len(claims) == 1
+        worker.wakeups[BATCH].wake()  # news of a batch
+        assert worker.batch_step() is False
+        assert len(claims) == 2
+    finally:
+        event.remove(env.db.engine, "before_cursor_execute", count_claims)

@@ -84,7 +84,7 @@ TAKEN_TOO_OFTEN = (
     " retry it in the web application."
 )
 CRASHED = (
-    f"Reading the document stopped its process {MAX_CRASHES} times (killed);"
+    f"The process reading the document died {MAX_CRASHES} times while reading it (killed);"
     " retry it in the web application."
 )
 PROCESSING_FAILED = FailureCode.PROCESSING_FAILED

@@ -31,11 +31,13 @@ from api.deps import Services
 from flows import runtime
 from flows.executor import DocumentExecutor
 from flows.work import WorkerEnv
-from storage.db import Database
-from storage.objectstore import ObjectStore
+from storage.db import Database, make_engine
+from storage.objectstore import ObjectStore, S3Store
 from storage.settings import Settings
 from tests.conftest import Tenant, make_tenant
 from tests.flows.processes import ROOT, kill_tree, worker_environment
+from tests.support.proxy import OutageProxy
+from tests.support.seaweed import ACCESS_KEY, SECRET_KEY, SeaweedServer
 
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("PREFECT_SERVER_UI_SHOW_PROMOTIONAL_CONTENT", "false")
@@ -145,3 +147,40 @@ def forget_open_runs() -> None:
         )
         for run in runs:
             client.delete_flow_run(run.id)
+
+
+@pytest.fixture
+def outage_env(
+    env: WorkerEnv, backend: str, request: pytest.FixtureRequest
+) -> Iterator[tuple[WorkerEnv, list[OutageProxy]]]:
+    """The worker's connections to Postgres and S3 run through proxies the test can cut."""
+    if not backend.startswith("postgres"):
+        pytest.skip("the embedded backend has no network dependency to cut")
+    from tests.support.databases import POSTGRES_URL
+
+    db_proxy = OutageProxy("127.0.0.1", 5432)
+    schema_url = env.db.engine.url.render_as_string(hide_password=False)
+    proxied_url = schema_url.replace("127.0.0.1:5432", db_proxy.address)
+    assert proxied_url != schema_url, POSTGRES_URL
+    seaweed: SeaweedServer = request.getfixturevalue("seaweed")
+    host, port = seaweed.endpoint.split(":")
+    store_proxy = OutageProxy(host, int(port))
+    from storage.objectstore import make_minio_client
+
+    assert isinstance(env.store, S3Store)
+    proxied = WorkerEnv(
+        settings=env.settings,
+        db=Database(make_engine(proxied_url, pool_size=4)),
+        store=S3Store(
+            make_minio_client(store_proxy.address, ACCESS_KEY, SECRET_KEY), env.store.bucket
+        ),
+        executor=env.executor,
+        owner="outage-worker",
+        lease=timedelta(seconds=30),
+    )
+    runtime.install(proxied)
+    yield proxied, [db_proxy, store_proxy]
+    runtime.install(env)
+    for proxy in (db_proxy, store_proxy):
+        proxy.close()
+    proxied.db.engine.dispose()

@@ -1,11 +1,13 @@
 """A TCP proxy on loopback that a test can cut and restore: a real outage of a real
-dependency (Postgres, S3) between the pipeline and the server."""
+dependency (Postgres, S3) between the pipeline and the server. It can also be slow:
+every piece of an answer waits `delay_seconds` before it is passed on."""
 
 from __future__ import annotations
 
 import contextlib
 import socket
 import threading
+import time
 
 from tests.support.seaweed import free_port
 
@@ -21,6 +23,8 @@ class OutageProxy:
         self._listener = socket.create_server(("127.0.0.1", self.port))
         self._listener.settimeout(0.2)
         self._closed = False
+        self.delay_seconds = 0.0
+        self.connections_made = 0
         threading.Thread(target=self._accept, daemon=True).start()
 
     @property
@@ -61,13 +65,17 @@ class OutageProxy:
                 continue
             with self._lock:
                 self._connections += [client, upstream]
-            for source, sink in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
+                self.connections_made += 1
+            for source, sink, answers in ((client, upstream, False), (upstream, client, True)):
+                threading.Thread(
+                    target=self._pipe, args=(source, sink, answers), daemon=True
+                ).start()
 
-    @staticmethod
-    def _pipe(source: socket.socket, sink: socket.socket) -> None:
+    def _pipe(self, source: socket.socket, sink: socket.socket, answers: bool) -> None:
         try:
             while data := source.recv(65536):
+                if answers and self.delay_seconds:
+                    time.sleep(self.delay_seconds)
                 sink.sendall(data)
         except OSError:
             pass

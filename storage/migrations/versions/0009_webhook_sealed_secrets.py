@@ -1,7 +1,7 @@
 """webhook secrets sealed at rest, secret rotation, deliveries in flight
 
 Revision ID: 0009
-Revises: 0006
+Revises: 0007
 Create Date: 2026-11-28 13:40:00
 
 `webhook_endpoints.secret` (plain text) becomes `sealed_secret`: every existing secret is
@@ -22,7 +22,7 @@ from storage.secret_box import SEALED_LENGTH, SecretBox
 from storage.settings import get_settings
 
 revision = "0009"
-down_revision = "0006"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
