@@ -32,6 +32,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("companies", schema=None) as batch_op:
-        batch_op.drop_column("store_wait_seconds")
-        batch_op.drop_column("store_wait_until")
+    # Not a batch: SQLite would copy `companies`, which other tables' rows point at.
+    op.drop_column("companies", "store_wait_seconds")
+    op.drop_column("companies", "store_wait_until")

@@ -54,5 +54,5 @@ def downgrade() -> None:
         batch_op.drop_index("ix_results_company_change_seq")
         batch_op.drop_column("updated_at")
         batch_op.drop_column("change_seq")
-    with op.batch_alter_table("companies", schema=None) as batch_op:
-        batch_op.drop_column("result_changes")
+    # Not a batch: SQLite would copy `companies`, which other tables' rows point at.
+    op.drop_column("companies", "result_changes")
