@@ -27,8 +27,11 @@ from processors.pdf_invoices.classify import (
     classify,
     template_checks,
 )
-from processors.pdf_invoices.fields import extract_invoice
+from processors.pdf_invoices.evidence import field_evidence
+from processors.pdf_invoices.fields import Reading, extract_invoice, read_invoice
+from processors.pdf_layout.document import read_layout
 from processors.pdf_text import PdfText, read_pdf_text
+from processors.results.evidence import FieldEvidence
 from processors.results.invoice import InvoiceChecks, InvoiceResult, TextClassification
 from processors.text_values import forget_lines
 
@@ -73,7 +76,8 @@ class PdfTextInvoiceProcessor:
         classification = classify(text, "\n".join(pdf_text.layout))
         if not classification.is_invoice:
             raise Declined(f"not an invoice (score {classification.score})")
-        invoice, checks = extract_invoice(text, classification.credit_note)
+        reading = read_invoice(text, classification.credit_note)
+        invoice, checks = reading.invoice, reading.checks
         if pdf_text.ocr is not None and not pdf_text.ocr.trusted:
             checks = {**checks, "ocr": "low_confidence", "confidence": "low", "needsReview": True}
         checks = {**checks, **template_checks(classification)}
@@ -86,8 +90,18 @@ class PdfTextInvoiceProcessor:
                 # The checks are put together as a mapping by the readers of the totals and
                 # the template; their keys are the stored ones.
                 checks=from_json(InvoiceChecks, checks),
+                evidence=_evidence(data, reading),
             )
         )
+
+
+def _evidence(data: bytes, reading: Reading) -> tuple[FieldEvidence, ...] | None:
+    """Where the fields were read; None for a page without words (a scan)."""
+    try:
+        pages = read_layout(data, MAX_PAGES)
+    except ProcessingError:
+        return None
+    return field_evidence(pages, reading.invoice, reading.doubts) or None
 
 
 def read_text(data: bytes, ocr_command: str = DEFAULT_COMMAND) -> str:
