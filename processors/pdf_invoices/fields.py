@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -25,6 +26,8 @@ from processors.pdf_invoices.labels import (
 )
 from processors.pdf_invoices.parties import buyer_name, seller_name, tax_number, vat_ids
 from processors.pdf_invoices.totals import totals, vat_doubt
+from processors.pdf_invoices.totals_choice import totals_doubts
+from processors.results.evidence import EvidenceField
 from processors.text_values import (
     cell_below,
     cells,
@@ -38,7 +41,20 @@ from processors.text_values import (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class Reading:
+    invoice: Invoice
+    checks: dict[str, Any]
+    doubts: dict[EvidenceField, str]
+    """The fields the reader doubts, with the reason (their evidence is `low`)."""
+
+
 def extract_invoice(text: str, credit_note: bool = False) -> tuple[Invoice, dict[str, Any]]:
+    reading = read_invoice(text, credit_note)
+    return reading.invoice, reading.checks
+
+
+def read_invoice(text: str, credit_note: bool = False) -> Reading:
     lines = lines_of(text)
     month_first = _is_english(text)
     decided, breakdown, checks = totals(lines, credit_note)
@@ -64,9 +80,22 @@ def extract_invoice(text: str, credit_note: bool = False) -> tuple[Invoice, dict
         vat_breakdown=breakdown,
         payment_means=_payment_means(text, lines, ibans),
     )
-    if issue_doubt or vat_doubt(lines, decided.vat):
+    doubts = {**totals_doubts(decided), **_field_doubts(issue_doubt, vat_doubt(lines, decided.vat))}
+    if doubts:
         checks = {**checks, "confidence": "low", "needsReview": True}
-    return invoice, checks
+    return Reading(invoice, checks, doubts)
+
+
+def _field_doubts(issue_doubt: bool, vat_in_doubt: bool) -> dict[EvidenceField, str]:
+    doubts: dict[EvidenceField, str] = {}
+    if issue_doubt:
+        doubts[EvidenceField.ISSUE_DATE] = (
+            "not labelled as the invoice date nor on the title line: a generic date label "
+            "or the first date printed"
+        )
+    if vat_in_doubt:
+        doubts[EvidenceField.VAT_TOTAL] = "zero VAT while the page prints a VAT rate above zero"
+    return doubts
 
 
 def _is_english(text: str) -> bool:

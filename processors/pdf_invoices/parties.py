@@ -120,7 +120,7 @@ def buyer_name(lines: list[str]) -> str | None:
     if sender is None:
         return None
     candidate = _left_column(lines[sender + 1])
-    return candidate if _name_like(candidate) else None
+    return candidate if name_like(candidate) else None
 
 
 _BLOCK_DEPTH = 5
@@ -134,24 +134,24 @@ def _block_name(lines: list[str], label: re.Pattern[str]) -> str | None:
             continue
         after = line[match.end() :]
         rest = _left_column(after.strip(" :/"))
-        if rest and not _bare_label(rest):
+        if rest and not bare_label(rest):
             if not _VALUE_FOLLOWS.match(after) and not _ADDRESSED.search(match.group()):
                 continue  # `Lieferant GmbH`: a name that starts like a label
-            if _name_like(_without_label(rest)) and not _labelled_value(rest):
+            if name_like(_without_label(rest)) and not _labelled_value(rest):
                 return _without_label(rest)
             continue
         for below in lines[index + 1 : index + 1 + _BLOCK_DEPTH]:
             text = _left_column(below).strip(" :")
-            if _bare_label(text):
+            if bare_label(text):
                 break
             if NAME_LABEL.match(text):
                 return _without_label(text)
-            if text and _name_like(text) and not _labelled_value(text):
+            if text and name_like(text) and not _labelled_value(text):
                 return text
     return None
 
 
-def _bare_label(text: str) -> bool:
+def bare_label(text: str) -> bool:
     """A party label and nothing after it (`Leistungsempfänger`, `Ship to:`): not `Kunde
     Digital KG`, a name that starts like one."""
     for label in (BUYER_LABEL, SELLER_LABEL, DELIVERY_LABEL):
@@ -185,7 +185,7 @@ def _labelled_value(text: str) -> bool:
     return bool(_LABELLED.match(text)) and not NAME_LABEL.match(text)
 
 
-def _name_like(text: str) -> bool:
+def name_like(text: str) -> bool:
     """Letters to name someone by: not digits alone, not a phone or web line, not a bare
     salutation."""
     letters = sum(ch.isalpha() for ch in text)

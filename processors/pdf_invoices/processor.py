@@ -9,6 +9,8 @@ extracts what it can into the normalized `Invoice`. Totals are cross-checked
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from processors.base import (
     Declined,
     DocumentType,
@@ -27,7 +29,11 @@ from processors.pdf_invoices.classify import (
     classify,
     template_checks,
 )
-from processors.pdf_invoices.fields import extract_invoice
+from processors.pdf_invoices.evidence import field_evidence
+from processors.pdf_invoices.fields import Reading, extract_invoice, read_invoice
+from processors.pdf_invoices.window import window_buyer
+from processors.pdf_layout.document import read_layout
+from processors.pdf_layout.lines import PageLayout
 from processors.pdf_text import PdfText, read_pdf_text
 from processors.results.invoice import InvoiceChecks, InvoiceResult, TextClassification
 from processors.text_values import forget_lines
@@ -73,7 +79,10 @@ class PdfTextInvoiceProcessor:
         classification = classify(text, "\n".join(pdf_text.layout))
         if not classification.is_invoice:
             raise Declined(f"not an invoice (score {classification.score})")
-        invoice, checks = extract_invoice(text, classification.credit_note)
+        reading = read_invoice(text, classification.credit_note)
+        pages = _pages(data)
+        reading = _with_window_buyer(reading, pages)
+        invoice, checks = reading.invoice, reading.checks
         if pdf_text.ocr is not None and not pdf_text.ocr.trusted:
             checks = {**checks, "ocr": "low_confidence", "confidence": "low", "needsReview": True}
         checks = {**checks, **template_checks(classification)}
@@ -86,8 +95,28 @@ class PdfTextInvoiceProcessor:
                 # The checks are put together as a mapping by the readers of the totals and
                 # the template; their keys are the stored ones.
                 checks=from_json(InvoiceChecks, checks),
+                evidence=field_evidence(pages, reading.invoice, reading.doubts) or None,
             )
         )
+
+
+def _pages(data: bytes) -> tuple[PageLayout, ...]:
+    """The words of the first pages with their boxes; none for a PDF PDFium cannot read."""
+    try:
+        return read_layout(data, MAX_PAGES)
+    except ProcessingError:
+        return ()
+
+
+def _with_window_buyer(reading: Reading, pages: tuple[PageLayout, ...]) -> Reading:
+    """The buyer from the address window where no label named one."""
+    invoice = reading.invoice
+    if invoice.buyer.name is not None:
+        return reading
+    name = window_buyer(pages)
+    if name is None:
+        return reading
+    return replace(reading, invoice=replace(invoice, buyer=replace(invoice.buyer, name=name)))
 
 
 def read_text(data: bytes, ocr_command: str = DEFAULT_COMMAND) -> str:

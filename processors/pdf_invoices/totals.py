@@ -153,7 +153,7 @@ def totals(
     nets = _label_amounts(lines, NET_LABEL, CHARGE_LABEL)
     vats = _label_amounts(lines, VAT_LABEL, _NOT_VAT, skip_zero_rate=True)
     if any(_zero_rate(line) and VAT_LABEL.search(line) for line in lines):
-        vats.append(Decimal(0))  # at 0 % the amount printed is the base, not the VAT
+        vats.append(Decimal("0.00"))  # at 0 % the amount printed is the base, not the VAT
     rated = _rated_vat_sum(lines)
     if rated is not None:
         vats.append(rated)

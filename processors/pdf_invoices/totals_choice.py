@@ -11,8 +11,10 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
+from processors.results.evidence import EvidenceField
+
 _CENT = Decimal("0.01")
-_ZERO = Decimal(0)
+_ZERO = Decimal("0.00")
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +125,29 @@ def _amount_due(
     if prepaids:
         return prepaids[-1], gross - prepaids[-1], "assumed"
     return None, gross, "assumed"
+
+
+def totals_doubts(decision: Decision) -> dict[EvidenceField, str]:
+    """The totals in doubt when the arithmetic does not close, with the reason."""
+    if decision.totals == "incomplete":
+        reason = "net, VAT or gross not found: net + VAT = gross not checked"
+        return {f: reason for f in _TOTALS}
+    if decision.totals == "passed":
+        return {}
+    net, vat, gross = decision.net, decision.vat, decision.gross
+    if net is not None and vat is not None and gross is not None and not _close(net + vat, gross):
+        return {f: "net + VAT does not equal the gross printed" for f in _TOTALS}
+    return {
+        EvidenceField.AMOUNT_DUE: "the amount due printed is not the gross less what was prepaid"
+    }
+
+
+_TOTALS = (
+    EvidenceField.NET_TOTAL,
+    EvidenceField.VAT_TOTAL,
+    EvidenceField.GROSS_TOTAL,
+    EvidenceField.AMOUNT_DUE,
+)
 
 
 def checks(decision: Decision, breakdown_rows: int) -> dict[str, Any]:

@@ -1,0 +1,47 @@
+"""The buyer from the address window (DIN 5008 forms A and B, `pdf_layout.regions`) when
+no label names it: the first line of the recipient's address, under the return-address
+line when one is printed there, followed by a postal-code line; not a street, a label,
+a contact line or a salutation."""
+
+from __future__ import annotations
+
+import re
+
+from processors.pdf_invoices.labels import RETURN_ADDRESS_SEP
+from processors.pdf_invoices.parties import bare_label, name_like
+from processors.pdf_layout.lines import PageLayout
+from processors.pdf_layout.regions import PageRegions
+
+_POSTAL = re.compile(r"(?:^|\s)(?:[A-Z]{1,2}[- ]?)?\d{4,5}\s+\w")
+_STREET = re.compile(
+    r"^\d|\d+\s*[a-z]?$|stra(?:ss|ß)e|str\.|\b(?:road|street|weg|allee|platz|gasse|rue|avenue|"
+    r"laan|straat|via|calle)\b",
+    re.IGNORECASE,
+)
+_ADDRESS_DEPTH = 3
+"""Lines from the name to the postal code: name, (contact, care of,) street, city."""
+
+
+def window_buyer(pages: tuple[PageLayout, ...]) -> str | None:
+    if not pages:
+        return None
+    window = PageRegions.of(pages[0]).address_window
+    if window is None:
+        return None
+    lines = [line.text.strip() for line in window.lines]
+    start = next((i + 1 for i, line in enumerate(lines) if _return_address(line)), 0)
+    for index in range(start, len(lines)):
+        line = lines[index]
+        if bare_label(line) or _STREET.search(line) or _POSTAL.search(line):
+            continue
+        following = lines[index + 1 : index + 1 + _ADDRESS_DEPTH]
+        if name_like(line) and any(_POSTAL.search(below) for below in following):
+            return line
+    return None
+
+
+def _return_address(line: str) -> bool:
+    """`Alphabet, Lilienthalallee 26, 80786 München`, `Name · Street · 12345 City`."""
+    return bool(_POSTAL.search(line)) and (
+        line.count(",") >= 2 or bool(RETURN_ADDRESS_SEP.search(line))
+    )

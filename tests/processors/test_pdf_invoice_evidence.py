@@ -1,0 +1,47 @@
+"""Every field carries its evidence (issue 36): the page and box it was read from, `high`,
+or `low` with the reason where the reader doubts it, and the invoice then for review."""
+
+from __future__ import annotations
+
+from processors.base import ResultType
+from processors.pdf_invoices import PdfTextInvoiceProcessor
+from processors.pdf_invoices.fields import read_invoice
+from processors.results.evidence import EvidenceField
+from tests.processors.conftest import context
+from tests.processors.generated_docs import SAMPLE_INVOICE, german_invoice
+
+
+def test_each_field_read_carries_its_page_and_box() -> None:
+    outcome = PdfTextInvoiceProcessor().process(german_invoice(SAMPLE_INVOICE), context())
+    assert outcome.result_type is ResultType.INVOICE
+    evidence = {item["field"]: item for item in outcome.data["evidence"]}
+    for field in ("number", "issueDate", "totals.net", "totals.gross", "seller.vatId"):
+        item = evidence[field]
+        assert item["page"] == 1
+        assert item["confidence"] == "high"
+        box, size = item["box"], item["pageSize"]
+        assert 0 <= box["x0"] < box["x1"] <= size["width"]
+        assert 0 <= box["y0"] < box["y1"] <= size["height"]
+    number = evidence["number"]["box"]
+    assert number["y0"] < evidence["totals.gross"]["box"]["y0"]  # the number heads the page
+
+
+def test_a_guessed_issue_date_is_low_and_the_invoice_for_review() -> None:
+    text = (
+        "Rechnung\nRechnungsnummer: 2024-17\nDruckdatum 01.03.2024\nStand 02.03.2024\n"
+        "Nettobetrag: 100,00 EUR\nUSt. 19 %: 19,00 EUR\nGesamtbetrag: 119,00 EUR\n"
+    )
+    reading = read_invoice(text)
+    assert EvidenceField.ISSUE_DATE in reading.doubts
+    assert reading.checks["needsReview"] is True
+    assert EvidenceField.GROSS_TOTAL not in reading.doubts
+
+
+def test_totals_that_do_not_close_are_low_with_the_reason() -> None:
+    text = (
+        "Rechnung Nr. 2024-17 vom 03.02.2024\nNettobetrag: 100,00 EUR\n"
+        "USt. 19 %: 19,00 EUR\nGesamtbetrag: 129,00 EUR\n"
+    )
+    reading = read_invoice(text)
+    assert reading.doubts[EvidenceField.GROSS_TOTAL] == "net + VAT does not equal the gross printed"
+    assert EvidenceField.ISSUE_DATE not in reading.doubts
