@@ -128,12 +128,15 @@ class _S3Reader(io.RawIOBase):
         length = min(len(target), self._size - self._pos)
         if length <= 0:
             return 0
-        response = self._client.get_object(self._bucket, self._key, self._pos, length)
-        try:
-            data = response.read()
-        finally:
-            response.close()
-            response.release_conn()
+        # The reads of an unpack come here, after open_reader: its errors are mapped too,
+        # so a store that stops answering mid-archive is the store's trouble, not the batch's.
+        with _reachable():
+            response = self._client.get_object(self._bucket, self._key, self._pos, length)
+            try:
+                data = response.read()
+            finally:
+                response.close()
+                response.release_conn()
         target[: len(data)] = data
         self._pos += len(data)
         return len(data)

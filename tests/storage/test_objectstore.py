@@ -82,3 +82,17 @@ def test_s3_store_refuses_wrong_credentials(s3_store: S3Store, seaweed) -> None:
     wrong = S3Store(make_minio_client(seaweed.endpoint, "wrong", "wrong"), s3_store.bucket)
     with pytest.raises(ServiceUnavailable):
         wrong.ping()
+
+
+def test_s3_reads_after_opening_map_store_errors(s3_store: S3Store) -> None:
+    """An unpack reads through the reader long after it was opened: an error then is the
+    store's (missing or unavailable), never a raw S3 error charged to the archive."""
+    from storage.objectstore import ObjectMissing
+
+    writer = s3_store.open_writer("batches/gone.zip")
+    writer.write(b"x" * 4096)
+    writer.commit()
+    reader = s3_store.open_reader("batches/gone.zip")
+    s3_store.delete("batches/gone.zip")
+    with pytest.raises(ObjectMissing):
+        reader.read(10)
