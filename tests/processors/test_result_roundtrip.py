@@ -57,6 +57,14 @@ NOT_RECORDED = {
         "hybridCheck.fields[].xmlValue",
         "hybridCheck.fields[].textValue",
         "hybridCheck.mismatches",
+        # The parties' tax ids checked offline (issue 42, part 2).
+        "taxIds",
+        "taxIds[].party",
+        "taxIds[].kind",
+        "taxIds[].value",
+        "taxIds[].verdict",
+        "taxIds[].country",
+        "taxIds[].regions",
     }
 }
 COMPANY = CompanyProfile(name="Muster GmbH", vat_ids=("DE123456789",))
