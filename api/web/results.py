@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from api.body_limits import BodyKind, body_limit
 from api.deps import ServicesDep
 from api.web.auth import CsrfUser, CurrentUser, WebUser
+from api.web.check_views import account_warning_views, tax_id_views
 from api.web.downloads import content_disposition, media_type_of
 from api.web.i18n import N_
 from api.web.invoice_views import invoice_view
@@ -118,8 +119,11 @@ def invoice_page(
 ) -> Response:
     def build(session: Session, result: Result) -> dict[str, Any]:
         duplicates = result_repo.possible_duplicates(session, result)
+        typed = InvoiceResult.from_dict(result.data)
         return {
-            "invoice": invoice_view(InvoiceResult.from_dict(result.data), duplicates),
+            "invoice": invoice_view(typed, duplicates),
+            "tax_ids": tax_id_views(typed),
+            "account_warnings": account_warning_views(session, result),
             "print_url": f"/app/invoices/{result.id}/print",
         }
 
