@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from api.deps import Services
 from storage.bank_account_models import AccountWarningRow
 from storage.db import Database
-from storage.repositories import bank_accounts
+from storage.repositories import bank_accounts, users
 from tests.processors.generated_docs import SAMPLE_INVOICE, german_invoice
 from tests.web.results_helpers import result_id, send_and_read
 from tests.web.support import Account, session_csrf
@@ -123,3 +123,17 @@ def test_another_companys_warning_is_not_found(
     )
     assert answer.status_code == 404
     assert _warnings(database, theirs)[0].decision is None
+
+
+def test_a_wrong_check_digit_of_the_sellers_vat_id_is_shown_on_the_invoice_page(
+    web_client: TestClient, account: Account, services: Services, database: Database
+) -> None:
+    spec = replace(SAMPLE_INVOICE, seller_vat_id="DE136695975")
+    body = send_and_read(web_client, account.headers, services, "wrong.pdf", german_invoice(spec))
+    page = web_client.get(f"/app/invoices/{result_id(body)}").text
+    assert "wrong check digit" in page and "is not valid" in page
+    with database.session() as session:
+        users.set_language(session, account.user_id, "de")
+        session.commit()
+    german = web_client.get(f"/app/invoices/{result_id(body)}").text
+    assert "falsche Prüfziffer" in german and "ist ungültig" in german
