@@ -19,6 +19,7 @@ from storage.repositories import bank_accounts, users
 from tests.processors.generated_docs import SAMPLE_INVOICE, german_invoice
 from tests.web.results_helpers import result_id, send_and_read
 from tests.web.support import Account, session_csrf
+from tests.web.test_page_audit import audit
 
 SUPPLIER_VAT_ID = "DE136695976"
 FIRST_IBAN = "DE89370400440532013000"
@@ -64,6 +65,7 @@ def test_a_second_invoice_with_another_iban_is_warned_and_confirmed(
     assert page.status_code == 200
     assert "New bank account" in page.text and "DE02 1203 0000 0000 2020 51" in page.text
     assert 'value="confirmed"' in page.text
+    assert audit(page.text, session_csrf(web_client, database)) == []
 
     answer = web_client.post(
         f"/app/invoices/{changed}/account-warnings/{warning.id}",
