@@ -24,6 +24,7 @@ from processors.json_fields import OMITTED_WHEN_NONE
 
 # stdnum names Greece `gr`; its VAT ids carry `EL`. `xi`: Northern Ireland (since 2021).
 _PREFIXES = {country.upper() for country in vat.MEMBER_STATES} | {"EL"}
+_LEADING_DE = re.compile(r"^\s*DE\s*(?=\d)", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[\s\-./,:()]")
 
 
@@ -70,9 +71,11 @@ def check_vat_id(value: str) -> tuple[TaxIdVerdict, str | None]:
 
 def check_tax_number(value: str) -> tuple[TaxIdVerdict, tuple[str, ...]]:
     """The verdict on a German Steuernummer (10 or 11 digits in a Land's form, 13 in the
-    federal form) and the Länder whose format it fits."""
-    verdict = _verdict(lambda: stnr.validate(value))
-    regions = tuple(stnr.guess_regions(value)) if verdict is TaxIdVerdict.VALID else ()
+    federal form) and the Länder whose format it fits. A leading `DE` is ignored:
+    e-invoices carry it now and then (`DE99999/99999` in the corpus)."""
+    number = _LEADING_DE.sub("", value)
+    verdict = _verdict(lambda: stnr.validate(number))
+    regions = tuple(stnr.guess_regions(number)) if verdict is TaxIdVerdict.VALID else ()
     return verdict, regions
 
 

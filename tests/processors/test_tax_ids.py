@@ -214,6 +214,10 @@ def test_a_steuernummer_fits_its_land_in_both_forms(land: str) -> None:
         assert land in regions, (form, regions)
 
 
+def test_a_leading_country_code_is_ignored() -> None:
+    assert check_tax_number("DE 181/815/08155")[0] is TaxIdVerdict.VALID
+
+
 def test_a_federal_form_names_one_land_only() -> None:
     for land, (_, federal) in STEUERNUMMERN.items():
         assert check_tax_number(federal)[1] == (land,)
