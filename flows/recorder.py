@@ -35,9 +35,10 @@ from sqlalchemy.orm import Session
 
 from flows.jobs import Job, JobResult
 from flows.reader_process import ReadOutcome
-from processors.base import FailureCode
+from processors.base import FailureCode, ResultType
 from storage.db import Database
-from storage.models import Upload
+from storage.models import Result, Upload
+from storage.repositories import bank_accounts
 from storage.repositories import results as result_repo
 from storage.repositories import work as work_repo
 from storage.repositories.results import Booking
@@ -190,14 +191,18 @@ class Recorder:
         booked = result_repo.live_results_for_bookings(
             session, {_booking(entry) for entry in readings}
         )
+        added: list[Result] = []
         for entry in readings:
             booking = _booking(entry)
             if booking not in booked:
                 assert entry.outcome is not None
                 result = result_repo.new_result(*booking, entry.outcome.data)
                 session.add(result)
+                added.append(result)
                 booked[booking] = (result.id, result.type)
         session.flush()
+        for result in added:  # in booking order: each compared with those before it
+            _note_bank_accounts(session, result)
         return booked
 
 
@@ -210,7 +215,15 @@ def _booking(entry: _Entry) -> Booking:
 def _book_one(session: Session, entry: _Entry) -> Booked:
     assert entry.outcome is not None
     result = result_repo.book_result(session, *_booking(entry), entry.outcome.data)
+    _note_bank_accounts(session, result)
     return result.id, result.type
+
+
+def _note_bank_accounts(session: Session, result: Result) -> None:
+    """A supplier invoice's IBANs against the supplier's earlier ones (docs/checks.md):
+    booked with the result, so the warning is there when the result is."""
+    if result.type == ResultType.INVOICE:
+        bank_accounts.note_invoice(session, result.company_id, result.id, result.data)
 
 
 def _apply(

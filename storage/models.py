@@ -362,6 +362,6 @@ class TransactionConfirmation(Base):
     confirmed_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-# The webhook tables are in a module of their own; importing it here puts them in the one
-# metadata that migrations and the drift test compare.
-from storage import datev_models, webhook_models  # noqa: E402, F401
+# The webhook, DATEV and bank account tables are in modules of their own; importing them
+# here puts them in the one metadata that migrations and the drift test compare.
+from storage import bank_account_models, datev_models, webhook_models  # noqa: E402, F401

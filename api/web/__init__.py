@@ -19,6 +19,7 @@ from starlette.types import ExceptionHandler
 
 from api.body_limits import BodyKind, body_limit
 from api.web import (
+    bank_account_pages,
     batches,
     datev_pages,
     inbox,
@@ -49,6 +50,7 @@ def web_router() -> APIRouter:
     router.include_router(webhook_pages.router)
     router.include_router(datev_pages.router)
     router.include_router(results.router)
+    router.include_router(bank_account_pages.router)
     return router
 
 

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from api.web.i18n import N_, Message
+from processors.tax_ids import TaxIdVerdict, check_tax_number, check_vat_id
 
 LOCALES = {"de": "Deutsch (1.234,56 · 09.01.2015)", "en": "English (1,234.56 · 2015-01-09)"}
 _VAT_ID = re.compile(r"^[A-Z]{2}[0-9A-Z+*]{2,13}$")
@@ -53,14 +54,14 @@ def parse_master_data(
         data.errors["name"] = N_("Enter the company name.")
     elif len(data.name) > 255:
         data.errors["name"] = N_("The name is longer than 255 characters.")
-    bad_vat = [v for v in data.vat_ids if not _VAT_ID.match(v)]
-    if bad_vat:
-        data.errors["vat_ids"] = Message(
-            N_("Not a VAT ID (country code and 2-13 characters): %(values)s"),
-            {"values": ", ".join(bad_vat)},
-        )
+    _check_vat_ids(data)
     if data.tax_number and len(data.tax_number) > 64:
         data.errors["tax_number"] = N_("The tax number is longer than 64 characters.")
+    elif data.tax_number and _german(data) and check_tax_number(data.tax_number)[1] == ():
+        data.errors["tax_number"] = N_(
+            "Not a German tax number: it fits no Land's format (10 or 11 digits as the"
+            " Land prints it, e.g. 181/815/08155, or the 13-digit federal form)."
+        )
     bad_iban = [i for i in data.ibans if not (_IBAN.match(i) and iban_checksum_ok(i))]
     if bad_iban:
         data.errors["ibans"] = Message(
@@ -69,3 +70,28 @@ def parse_master_data(
     if locale not in LOCALES:
         data.errors["locale"] = N_("Choose German or English.")
     return data
+
+
+def _check_vat_ids(data: MasterData) -> None:
+    """EU VAT ids by their member state's format and check digits (processors/
+    tax_ids.py); others (CHE..., GB...) by the general shape only."""
+    bad_shape = [v for v in data.vat_ids if not _VAT_ID.match(v)]
+    verdicts = {v: check_vat_id(v)[0] for v in data.vat_ids if v not in bad_shape}
+    bad_digit = [v for v, verdict in verdicts.items() if verdict is TaxIdVerdict.BAD_CHECK_DIGIT]
+    bad_format = bad_shape + [
+        v for v, verdict in verdicts.items() if verdict is TaxIdVerdict.BAD_FORMAT
+    ]
+    if bad_format:
+        data.errors["vat_ids"] = Message(
+            N_("Not a VAT ID (wrong format for its country): %(values)s"),
+            {"values": ", ".join(bad_format)},
+        )
+    elif bad_digit:
+        data.errors["vat_ids"] = Message(
+            N_("Not a valid VAT ID (check digit): %(values)s"), {"values": ", ".join(bad_digit)}
+        )
+
+
+def _german(data: MasterData) -> bool:
+    """A company with no VAT id, or a German one, has a German tax number."""
+    return not data.vat_ids or any(v.startswith("DE") for v in data.vat_ids)

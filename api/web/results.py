@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from api.body_limits import BodyKind, body_limit
 from api.deps import ServicesDep
 from api.web.auth import CsrfUser, CurrentUser, WebUser
+from api.web.check_views import account_warning_views, tax_id_views
 from api.web.downloads import original_response
 from api.web.evidence_views import evidence_view
 from api.web.i18n import N_
@@ -128,6 +129,8 @@ def invoice_page(
         return {
             "invoice": invoice_view(read, duplicates),
             "evidence": evidence,
+            "tax_ids": tax_id_views(read),
+            "account_warnings": account_warning_views(session, result),
             "print_url": f"/app/invoices/{result.id}/print",
         }
 

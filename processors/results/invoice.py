@@ -22,6 +22,7 @@ from processors.results.findings import Finding
 from processors.results.hybrid import HybridCheck
 from processors.results.source import Source
 from processors.results.versions import check_version
+from processors.tax_ids import TaxIdCheck, tax_id_checks
 
 
 class TotalsCheck(StrEnum):
@@ -67,7 +68,7 @@ class EInvoiceValidation:
 class InvoiceResult:
     """Stored as `invoice`, the four direction keys, how it was read (a PDF's text:
     classification and checks; an e-invoice: validation; a hybrid PDF also the check of
-    its XML against its text), and the source."""
+    its XML against its text), the check of its tax ids, and the source."""
 
     RESULT_TYPE: ClassVar[ResultType] = ResultType.INVOICE
     VERSION: ClassVar[int] = 1
@@ -82,6 +83,9 @@ class InvoiceResult:
     validation: EInvoiceValidation | None = field(default=None, metadata=OMITTED_WHEN_NONE)
     # A PDF with an embedded e-invoice: its XML against its visible text.
     hybrid_check: HybridCheck | None = field(default=None, metadata=OMITTED_WHEN_NONE)
+    # The parties' VAT ids and German tax numbers, checked offline (processors/tax_ids.py);
+    # left out when they carry none, and in results stored before the check.
+    tax_ids: tuple[TaxIdCheck, ...] | None = field(default=None, metadata=OMITTED_WHEN_NONE)
     source: Source
     # Where each field was printed on a PDF (processors/results/evidence.py); results
     # read before issue 36, and e-invoices, carry none.
@@ -108,6 +112,7 @@ class InvoiceResult:
             classification=classification,
             checks=checks,
             validation=validation,
+            tax_ids=tax_id_checks(invoice),
             source=source,
             evidence=evidence,
         )

@@ -79,6 +79,14 @@ NOT_RECORDED = {
         "evidence[].pageSize",
         "evidence[].pageSize.width",
         "evidence[].pageSize.height",
+        # The parties' tax ids checked offline (issue 42, part 2).
+        "taxIds",
+        "taxIds[].party",
+        "taxIds[].kind",
+        "taxIds[].value",
+        "taxIds[].verdict",
+        "taxIds[].country",
+        "taxIds[].regions",
     }
 }
 COMPANY = CompanyProfile(name="Muster GmbH", vat_ids=("DE123456789",))

@@ -114,11 +114,11 @@ def test_confirm_transactions_without_script(
 def test_settings_and_api_keys_without_script(no_script_page: Page, live: LiveServer) -> None:
     page = no_script_page
     page.goto("/app/settings")
-    page.get_by_label("VAT IDs").fill("DE123456789\nATU12345678")
+    page.get_by_label("VAT IDs").fill("DE136695976\nATU13585627")
     page.get_by_label("English (1,234.56 · 2015-01-09)").check()
     page.get_by_role("button", name="Save settings").click()
     expect(page.get_by_role("status")).to_contain_text("Saved.")
-    expect(page.get_by_label("VAT IDs")).to_have_value("DE123456789\nATU12345678")
+    expect(page.get_by_label("VAT IDs")).to_have_value("DE136695976\nATU13585627")
 
     page.goto("/app/settings/api-keys")
     page.get_by_role("button", name="Create API key").click()

@@ -18,7 +18,7 @@ from tests.web.support import Account, session_csrf
 MISSING_UPLOAD = f"/v1/uploads/{uuid.uuid4()}"
 VALID_FORM = {
     "name": "Acme Handels GmbH",
-    "vat_ids": "de 123 456 789\nATU12345678",
+    "vat_ids": "de 136 695 976\nATU13585627",
     "tax_number": "143/234/56789",
     "ibans": "DE89 3704 0044 0532 0130 00",
     "locale": "en",
@@ -49,7 +49,7 @@ def test_saving_normalises_and_stores_the_master_data(
     assert response.headers["location"] == "/app/settings?saved=1"
     company = _company(database, account)
     assert company.name == "Acme Handels GmbH"
-    assert company.vat_ids == ["DE123456789", "ATU12345678"]
+    assert company.vat_ids == ["DE136695976", "ATU13585627"]
     assert company.tax_number == "143/234/56789"
     assert company.ibans == ["DE89370400440532013000"]
     assert company.locale == "en"
@@ -89,8 +89,35 @@ def test_iban_check_digits(iban: str, valid: bool) -> None:
 
 
 def test_entries_are_split_on_lines_and_commas_without_repeats() -> None:
-    data = parse_master_data("A", "DE123456789, de123456789;ATU12345678", "", "", "de")
-    assert data.vat_ids == ["DE123456789", "ATU12345678"] and not data.errors
+    data = parse_master_data("A", "DE136695976, de136695976;ATU13585627", "", "", "de")
+    assert data.vat_ids == ["DE136695976", "ATU13585627"] and not data.errors
+
+
+@pytest.mark.parametrize(
+    ("vat_ids", "refusal"),
+    [
+        ("DE123456789", "Not a valid VAT ID (check digit): DE123456789"),
+        ("DE136695976, ATU12345678", "Not a valid VAT ID (check digit): ATU12345678"),
+        ("DE13669597", "Not a VAT ID (wrong format for its country): DE13669597"),
+        ("123", "Not a VAT ID (wrong format for its country): 123"),
+    ],
+)
+def test_invalid_vat_ids_are_refused_with_the_reason(vat_ids: str, refusal: str) -> None:
+    data = parse_master_data("A", vat_ids, "", "", "de")
+    assert str(data.errors["vat_ids"]) == refusal
+
+
+def test_a_vat_id_from_outside_the_eu_is_kept_by_its_shape() -> None:
+    data = parse_master_data("A", "CHE123456788", "", "", "de")
+    assert data.vat_ids == ["CHE123456788"] and not data.errors
+
+
+@pytest.mark.parametrize(("tax_number", "valid"), [("181/815/08155", True), ("12345", False)])
+def test_a_german_companys_tax_number_fits_a_lands_format(tax_number: str, valid: bool) -> None:
+    data = parse_master_data("A", "DE136695976", tax_number, "", "de")
+    assert ("tax_number" not in data.errors) is valid
+    abroad = parse_master_data("A", "ATU13585627", tax_number, "", "de")
+    assert "tax_number" not in abroad.errors
 
 
 @pytest.mark.parametrize("token", [None, "", "forged-token"])
