@@ -46,11 +46,7 @@ class BankStatementProcessor:
         forget_lines()
         pdf_text = read_pdf_text(data, context.ocr_command, MAX_PAGES)
         if pdf_text.empty:
-            raise ProcessingError(
-                FailureCode.UNREADABLE_DOCUMENT,
-                "The PDF has no text and nothing legible drawn on its pages to read the "
-                "statement from.",
-            )
+            raise pdf_text.nothing_to_read("the statement")
         layout = "\n".join(pdf_text.layout)
         reading = parse(pdf_text.layout)
         if not looks_like_statement(layout + "\n" + "\n".join(pdf_text.plain), reading):

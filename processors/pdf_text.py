@@ -38,6 +38,7 @@ import pypdfium2.raw as pdfium_raw  # type: ignore[import-untyped]
 from PIL import Image, ImageFilter
 
 from processors.base import FailureCode, FileKind, ProcessingError
+from processors.json_fields import to_json
 from processors.ocr import (
     GERMAN_ONLY,
     LANGUAGES,
@@ -53,7 +54,8 @@ from processors.ocr import (
     recognised_rate,
 )
 from processors.pdf import open_pdf
-from processors.results.source import OcrSummary, ReadMethod, Source
+from processors.pdf_images import undecodable_filters
+from processors.results.source import OcrSummary, ReadMethod, Source, UndecodablePage
 from processors.text_layer import read_pages
 from processors.text_quality import reads_as_language, reads_as_text
 from processors.text_values import page_texts
@@ -97,6 +99,8 @@ class OcrStats:
     mean_confidence: float
     recognised_rate: float
     seconds: float
+    undecodable: tuple[UndecodablePage, ...] = ()
+    """Pages read as without text because PDFium could not decode their images."""
 
     @property
     def trusted(self) -> bool:
@@ -111,6 +115,7 @@ class OcrStats:
             seconds=round(self.seconds, 2),
             review_advised=not self.trusted,
             pages_not_read=pages_not_read,
+            undecodable_pages=self.undecodable or None,
         )
 
 
@@ -139,6 +144,22 @@ class PdfText:
     @property
     def empty(self) -> bool:
         return not any(page.strip() for page in (*self.plain, *self.layout))
+
+    def nothing_to_read(self, what: str) -> ProcessingError:
+        """`unreadable_document` for a PDF with nothing to read `what` from, naming the
+        pages whose images could not be decoded."""
+        undecodable = self.ocr.undecodable if self.ocr is not None else ()
+        reason = "".join(
+            f" Page {page.page} draws an image that cannot be decoded ({', '.join(page.filters)})."
+            for page in undecodable
+        )
+        details = {"undecodablePages": [to_json(page) for page in undecodable]}
+        return ProcessingError(
+            FailureCode.UNREADABLE_DOCUMENT,
+            f"The PDF has no text and nothing legible drawn on its pages to read {what} from."
+            + reason,
+            details if undecodable else None,
+        )
 
     def source(self) -> Source:
         """What the result records about where its text came from."""
@@ -208,20 +229,25 @@ def _with_ocr(
 ) -> PdfText:
     started = time.perf_counter()
     words: list[OcrWord] = []
+    undecodable: list[UndecodablePage] = []
     read = skipped = 0
     languages: tuple[str, ...] = LANGUAGES  # the first German page decides for the next
     for number in pending:
         plain[number] = layout[number] = ""
         image = _render(document[number])
-        if image is None:
-            continue
-        if read == settings.max_pages:
+        if image is not None and read >= settings.max_pages:
             skipped += 1
             continue
-        page, languages = _recognise(image, settings.command, languages)
-        read += 1
-        if len(page.words) < MIN_OCR_WORDS:
-            continue  # a drawing, a photo or a blank scan: nothing that reads as text
+        page = None
+        if image is not None:
+            page, languages = _recognise(image, settings.command, languages)
+            read += 1
+        if page is None or len(page.words) < MIN_OCR_WORDS:
+            # a drawing, a photo or a blank scan, or images PDFium cannot decode
+            found = _undecodable(document[number], number + 1)
+            undecodable.extend(found)
+            read += bool(found and page is None)  # a page OCR read as without text
+            continue
         if settings.quality_gate:
             _gate(number + 1, page.words)
         words.extend(page.words)
@@ -229,8 +255,16 @@ def _with_ocr(
     if read == 0:
         return PdfText(tuple(plain), tuple(layout), None)
     seconds = time.perf_counter() - started
-    stats = OcrStats(read, len(words), mean_confidence(words), recognised_rate(words), seconds)
+    confidence, rate = mean_confidence(words), recognised_rate(words)
+    stats = OcrStats(read, len(words), confidence, rate, seconds, tuple(undecodable))
     return PdfText(tuple(plain), tuple(layout), stats, skipped)
+
+
+def _undecodable(page: pdfium.PdfPage, number: int) -> list[UndecodablePage]:
+    filters = undecodable_filters(page)
+    if filters:
+        logger.warning("page %d: PDFium cannot decode its images (%s)", number, filters)
+    return [UndecodablePage(number, filters)] if filters else []
 
 
 def _render(page: pdfium.PdfPage) -> Image.Image | None:
