@@ -40,13 +40,13 @@ from PIL import Image, ImageFilter
 from processors.base import FailureCode, FileKind, ProcessingError
 from processors.json_fields import to_json
 from processors.ocr import (
-    GERMAN_ONLY,
     LANGUAGES,
     OcrFailed,
     OcrPage,
     OcrUnavailable,
     OcrWord,
-    contradicts_german,
+    contradicts,
+    installed_models,
     mean_confidence,
     ocr_available,
     reading_languages,
@@ -281,17 +281,18 @@ def _recognise(
 ) -> tuple[OcrPage, tuple[str, ...]]:
     """The page's reading and the models it decided for the document's next pages.
 
-    Undecided (`LANGUAGES`): read with German and English models; a German page again
-    with the German model alone. Found German: read with the German model alone, once,
-    unless that reading contradicts it; then as undecided. A middling reading is read
-    again after the median filter, and the better one kept (docs/ocr.md)."""
+    Undecided (`LANGUAGES`): read with German and English models; a page found German,
+    French, Dutch, Spanish or Italian again with that model alone. Found in one language:
+    read with its model alone, once, unless that reading contradicts it; then as
+    undecided. A middling reading is read again after the median filter, and the better
+    one kept (docs/ocr.md)."""
     image = deskew(image)
-    if decided == GERMAN_ONLY:
-        german = _run(image, command, GERMAN_ONLY)
-        if not contradicts_german(german.words):
-            return _despeckled(image, command, german, GERMAN_ONLY), GERMAN_ONLY
+    if len(decided) == 1:
+        single = _run(image, command, decided)
+        if not contradicts(single.words, decided[0]):
+            return _despeckled(image, command, single, decided), decided
     first = _run(image, command, LANGUAGES)
-    languages = reading_languages(first.words)
+    languages = reading_languages(first.words, installed_models(command))
     if languages == LANGUAGES or _middling(first):
         return _despeckled(image, command, first, languages), languages
     return _run(image, command, languages), languages
