@@ -20,6 +20,7 @@ from processors.base import (
     ProcessingError,
 )
 from processors.pdf_text import read_pdf_text
+from processors.statements.broken_dates import join_broken_dates
 from processors.statements.lines import split_line
 from processors.statements.output import statement_result
 from processors.statements.reading import Reading, balances, opening_balance, transactions
@@ -77,7 +78,7 @@ def parse(pages: str | Sequence[str]) -> Reading:
     lines = [
         split_line(text, number, comma)
         for number, page in enumerate(pages)
-        for text in lines_of(page)
+        for text in join_broken_dates(lines_of(page), comma)
     ]
     table = find_table(lines)
     found = transactions(lines, table, opening_balance(lines)) if table is not None else []
