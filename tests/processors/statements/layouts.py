@@ -13,6 +13,11 @@ from datetime import date
 from tests.processors.statements import formats as f
 from tests.processors.statements.data import DataSpec, Kind
 from tests.processors.statements.model import Balances, Col, Column, Counterparty, Labels, Layout
+from tests.processors.statements.neobank_types import (
+    NEOBANK_DE_TYPES,
+    NEOBANK_EN_TYPES,
+    NEOBANK_NL_TYPES,
+)
 
 C = Column
 DE_TYPES = {
@@ -78,28 +83,6 @@ BROKER_TYPES = {
     Kind.DIRECT_DEBIT: "Securities purchase",
     Kind.CARD: "Withholding tax",
     Kind.FEE: "Custody fee",
-}
-
-NEOBANK_DE_TYPES = {
-    Kind.INCOMING: "Überweisung",
-    Kind.OUTGOING: "Handel",
-    Kind.DIRECT_DEBIT: "Lastschrift",
-    Kind.CARD: "Kartentransaktion",
-    Kind.FEE: "Gebühren",
-}
-NEOBANK_EN_TYPES = {
-    Kind.INCOMING: "Transfer",
-    Kind.OUTGOING: "Trade",
-    Kind.DIRECT_DEBIT: "Direct debit",
-    Kind.CARD: "Card transaction",
-    Kind.FEE: "Fees",
-}
-NEOBANK_NL_TYPES = {
-    Kind.INCOMING: "Overboeking",
-    Kind.OUTGOING: "Handel",
-    Kind.DIRECT_DEBIT: "Incasso",
-    Kind.CARD: "Kaarttransactie",
-    Kind.FEE: "Kosten",
 }
 
 
