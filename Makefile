@@ -20,7 +20,8 @@ $(STAMP): pyproject.toml
 
 # Tesseract reads scans; Chromium runs the browser tests; DejaVu Sans is the embedded font
 # of the generated scrambled-text PDFs (tests/processors/scrambled_docs.py).
-RUN_PACKAGES := curl tesseract-ocr tesseract-ocr-deu tesseract-ocr-eng
+RUN_PACKAGES := curl tesseract-ocr tesseract-ocr-deu tesseract-ocr-eng tesseract-ocr-fra \
+	tesseract-ocr-nld tesseract-ocr-spa tesseract-ocr-ita
 TEST_PACKAGES := $(RUN_PACKAGES) chromium fonts-dejavu-core
 
 install: $(STAMP)

@@ -20,6 +20,7 @@ from processors.base import (
     ProcessingError,
 )
 from processors.pdf_text import read_pdf_text
+from processors.statements.broken_dates import join_broken_dates
 from processors.statements.lines import split_line
 from processors.statements.output import statement_result
 from processors.statements.reading import Reading, balances, opening_balance, transactions
@@ -46,11 +47,7 @@ class BankStatementProcessor:
         forget_lines()
         pdf_text = read_pdf_text(data, context.ocr_command, MAX_PAGES)
         if pdf_text.empty:
-            raise ProcessingError(
-                FailureCode.UNREADABLE_DOCUMENT,
-                "The PDF has no text and nothing legible drawn on its pages to read the "
-                "statement from.",
-            )
+            raise pdf_text.nothing_to_read("the statement")
         layout = "\n".join(pdf_text.layout)
         reading = parse(pdf_text.layout)
         if not looks_like_statement(layout + "\n" + "\n".join(pdf_text.plain), reading):
@@ -81,7 +78,7 @@ def parse(pages: str | Sequence[str]) -> Reading:
     lines = [
         split_line(text, number, comma)
         for number, page in enumerate(pages)
-        for text in lines_of(page)
+        for text in join_broken_dates(lines_of(page), comma)
     ]
     table = find_table(lines)
     found = transactions(lines, table, opening_balance(lines)) if table is not None else []

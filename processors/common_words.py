@@ -86,15 +86,28 @@ cash change tip table server guest guests food drinks drink coffee tea
 price list chart general ledger assets liabilities equity revenue income
 """
 
-_NEIGHBOURS = """
+_DUTCH = """
 het een van voor met niet zijn wordt worden ook aan als bij door naar deze dit dat
 uit over onder tot wij onze factuur datum bedrag totaal betaling rekening
+omschrijving overschrijving afschrift rekeningafschrift beginsaldo eindsaldo naam
+"""
+_FRENCH = """
 les des est une pour par dans sur avec pas plus que qui sont vous nous votre notre
 aux ces cette facture montant date total paiement compte
-los las del una por con para que son como sus esta este factura importe fecha cuenta
-gli della delle degli dei per con che sono una non questo questa fattura importo
+releve solde virement prelevement operation operations libelle debit credit banque
 """
+_SPANISH = """
+los las del una por con para que son como sus esta este factura importe fecha cuenta
+extracto movimientos concepto transferencia recibo banco anterior
+"""
+_ITALIAN = """
+gli della delle degli dei per con che sono una non questo questa fattura importo
+estratto conto movimenti descrizione bonifico addebito accredito banca iniziale finale
+"""
+_NEIGHBOURS = {"nld": _DUTCH, "fra": _FRENCH, "spa": _SPANISH, "ita": _ITALIAN}
 
 GERMAN_WORDS = frozenset(_GERMAN.split())
 ENGLISH_WORDS = frozenset(_ENGLISH.split())
-COMMON_WORDS = frozenset((_GERMAN + _ENGLISH + _NEIGHBOURS).split())
+NEIGHBOUR_WORDS = {language: frozenset(words.split()) for language, words in _NEIGHBOURS.items()}
+"""By Tesseract's model name: the words that tell an OCR reading's language."""
+COMMON_WORDS = frozenset((_GERMAN + _ENGLISH + "".join(_NEIGHBOURS.values())).split())

@@ -1,7 +1,8 @@
 """OCR of page images with Tesseract: image bytes in, words with confidences out.
 
-Tesseract (Debian packages `tesseract-ocr`, `tesseract-ocr-deu`, `tesseract-ocr-eng`)
-runs as a subprocess with German and English models and TSV output, which gives every
+Tesseract (Debian packages `tesseract-ocr`, `tesseract-ocr-deu`, `tesseract-ocr-eng`, and
+for French, Dutch, Spanish and Italian pages `-fra`, `-nld`, `-spa`, `-ita`) runs as a
+subprocess, first with the German and English models, with TSV output, which gives every
 word with its box and confidence (0-100). The command is a parameter: the caller passes
 it from its settings (`ProcessingContext.ocr_command`); this module reads no settings.
 
@@ -26,7 +27,7 @@ import subprocess
 from dataclasses import dataclass
 from functools import lru_cache
 
-from processors.common_words import COMMON_WORDS, ENGLISH_WORDS, GERMAN_WORDS
+from processors.common_words import ENGLISH_WORDS, GERMAN_WORDS, NEIGHBOUR_WORDS
 from processors.ocr_bic import repair_bics
 from processors.ocr_iban import repair_ibans
 from processors.ocr_legal_forms import repair_legal_forms
@@ -34,10 +35,11 @@ from processors.text_quality import fold, token_verdict
 
 DEFAULT_COMMAND = "tesseract"
 LANGUAGES = ("deu", "eng")
-GERMAN_ONLY = ("deu",)
-"""A German page is read again with the German model alone (`reading_languages`)."""
+SINGLE_MODELS = ("deu", "fra", "nld", "spa", "ita")
+"""A page found in one of these languages is read again with its model alone
+(`reading_languages`); English pages keep both first models."""
 MIN_LANGUAGE_WORDS = 5
-_NEIGHBOUR_WORDS = COMMON_WORDS - GERMAN_WORDS - ENGLISH_WORDS
+_LANGUAGE_WORDS = {"deu": GERMAN_WORDS, "eng": ENGLISH_WORDS, **NEIGHBOUR_WORDS}
 PAGE_TIMEOUT_SECONDS = 120.0
 """A safety net for use outside the worker; the worker's per-document limit comes first."""
 PAGE_SEGMENTATION = 3
@@ -86,16 +88,33 @@ def ocr_available(command: str = DEFAULT_COMMAND) -> str | None:
     return _probe(command)
 
 
+def installed_models(command: str = DEFAULT_COMMAND) -> frozenset[str]:
+    """The language models Tesseract lists (none when it does not run)."""
+    listed = _list_models(command)
+    return (
+        frozenset(listed.stdout.split())
+        if isinstance(listed, subprocess.CompletedProcess)
+        else frozenset()
+    )
+
+
 @lru_cache(maxsize=8)
-def _probe(command: str) -> str | None:
+def _list_models(command: str) -> subprocess.CompletedProcess[str] | str:
     if shutil.which(command) is None:
         return f"OCR engine not installed: {command!r} was not found (Debian: {_PACKAGES})."
     try:
-        listed = subprocess.run(
+        return subprocess.run(
             [command, "--list-langs"], capture_output=True, text=True, timeout=30, check=False
         )
     except (OSError, subprocess.SubprocessError) as error:
         return f"OCR engine {command!r} does not run: {error}."
+
+
+@lru_cache(maxsize=8)
+def _probe(command: str) -> str | None:
+    listed = _list_models(command)
+    if isinstance(listed, str):
+        return listed
     installed = set(listed.stdout.split())
     missing = [language for language in LANGUAGES if language not in installed]
     if listed.returncode != 0 or missing:
@@ -155,31 +174,52 @@ def parse_tsv(tsv: str) -> tuple[OcrWord, ...]:
     return tuple(words)
 
 
-def reading_languages(words: tuple[OcrWord, ...]) -> tuple[str, ...]:
-    """`GERMAN_ONLY` for a page whose words (read with both models) are more German than
-    English, else both models. With both, Tesseract takes each word from the model that
-    is surer of it, and the English one, which has no umlauts, wins many German words
-    with them: `März` comes out `Marz`, `Überweisung` `Uberweisung`."""
-    german, english, _ = _language_words(words)
-    return GERMAN_ONLY if german >= MIN_LANGUAGE_WORDS and german > english else LANGUAGES
+def reading_languages(
+    words: tuple[OcrWord, ...], installed: frozenset[str] = frozenset(SINGLE_MODELS)
+) -> tuple[str, ...]:
+    """The model alone (`deu`, `fra`, `nld`, `spa`, `ita`) of a page whose words (read
+    with the German and English models) are mostly of its language: at least
+    `MIN_LANGUAGE_WORDS` common words of it and more than of any other. Else both first
+    models. With both, Tesseract takes each word from the model that is surer of it, and
+    the English one, which has no umlauts or accents, wins many words with them: `März`
+    comes out `Marz`, `Überweisung` `Uberweisung`, `Relevé` `Releve`. A model that is not
+    installed is not chosen."""
+    counts = _language_counts(words)
+    best = max(
+        (language for language in SINGLE_MODELS if language in installed),
+        key=lambda language: counts[language],
+        default=None,
+    )
+    if best is None or counts[best] < MIN_LANGUAGE_WORDS:
+        return LANGUAGES
+    if any(counts[other] >= counts[best] for other in counts if other != best):
+        return LANGUAGES
+    return (best,)
 
 
-def contradicts_german(words: tuple[OcrWord, ...]) -> bool:
-    """Whether a page read with the German model alone, in a document found German,
-    reads as another language: more common English or neighbouring-language words than
-    German ones. A page with none of either (numbers, names) does not contradict."""
-    german, english, neighbours = _language_words(words)
-    return english + neighbours > german
+def contradicts(words: tuple[OcrWord, ...], language: str) -> bool:
+    """Whether a page read with `language`'s model alone, in a document found to be in
+    it, reads as another language: more words common in the other languages than in
+    this one. A page with none of either (numbers, names) does not contradict."""
+    folded = _folded(words)
+    own = _LANGUAGE_WORDS[language]
+    others = [words for other, words in _LANGUAGE_WORDS.items() if other != language]
+    return sum(any(word in other for other in others) for word in folded) > sum(
+        word in own for word in folded
+    )
 
 
-def _language_words(words: tuple[OcrWord, ...]) -> tuple[int, int, int]:
-    """How many words are common German, common English and common words of the
-    neighbouring languages (Dutch, French, Spanish, Italian) only."""
-    folded = [fold(word.text.strip(".,:;()")) for word in words]
-    german = sum(word in GERMAN_WORDS for word in folded)
-    english = sum(word in ENGLISH_WORDS for word in folded)
-    neighbours = sum(word in _NEIGHBOUR_WORDS for word in folded)
-    return german, english, neighbours
+def _language_counts(words: tuple[OcrWord, ...]) -> dict[str, int]:
+    """How many words are common words of each language (a word may count for several)."""
+    folded = _folded(words)
+    return {
+        language: sum(word in common for word in folded)
+        for language, common in _LANGUAGE_WORDS.items()
+    }
+
+
+def _folded(words: tuple[OcrWord, ...]) -> list[str]:
+    return [fold(word.text.strip(".,:;()")) for word in words]
 
 
 def repaired(text: str) -> str:

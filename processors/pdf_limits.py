@@ -6,7 +6,9 @@ checked with pypdf before pypdf's text extraction or PDFium (text, rendering) de
 the same streams; PDFium has no output limits of its own (docs/processors.md, "Limits"):
 
 - pypdf's `Configuration` caps every decoder's output at `MAX_STREAM_BYTES`, the page
-  tree at `MAX_PAGES` pages and 100 levels, and runs no external decoder (jbig2dec);
+  tree at `MAX_PAGES` pages and 100 levels, and runs no external decoder (jbig2dec): a
+  stream pypdf cannot decode (JBIG2, a filter it lacks) counts with its raw size, an
+  image also with its pixels, and PDFium, which decodes every image filter, renders it;
 - `check_cross_references` decodes the cross-reference streams PDFium reads on opening;
 - `check_pages` refuses more than `MAX_PAGES` pages, from the root's /Count before the
   tree is walked;
@@ -30,7 +32,7 @@ import zlib
 from collections.abc import Iterator
 
 from pypdf import Configuration, PageObject, PdfReader, apply_configuration, overwrite_configuration
-from pypdf.errors import LimitReachedError, PyPdfError
+from pypdf.errors import DependencyError, LimitReachedError, PyPdfError
 from pypdf.filters import decode_stream_data
 from pypdf.generic import (
     ArrayObject,
@@ -109,7 +111,11 @@ MALFORMED_PDF_ERRORS: tuple[type[BaseException], ...] = (
     struct.error,
 )
 
-_UNDECODABLE: tuple[type[BaseException], ...] = (*MALFORMED_PDF_ERRORS, NotImplementedError)
+_UNDECODABLE: tuple[type[BaseException], ...] = (
+    *MALFORMED_PDF_ERRORS,
+    NotImplementedError,
+    DependencyError,  # a codec pypdf would need a program or package for (jbig2dec, brotli)
+)
 
 _FLATE = ("/FlateDecode", "/Fl")
 _STARTXREF = re.compile(rb"startxref\s+(\d+)")

@@ -39,14 +39,16 @@ import pypdfium2.raw as pdfium_raw  # type: ignore[import-untyped]
 from PIL import Image, ImageFilter
 
 from processors.base import FailureCode, FileKind, ProcessingError
+from processors.deskew import deskew
+from processors.json_fields import to_json
 from processors.ocr import (
-    GERMAN_ONLY,
     LANGUAGES,
     OcrFailed,
     OcrPage,
     OcrUnavailable,
     OcrWord,
-    contradicts_german,
+    contradicts,
+    installed_models,
     mean_confidence,
     ocr_available,
     reading_languages,
@@ -54,9 +56,10 @@ from processors.ocr import (
     recognised_rate,
 )
 from processors.pdf import open_pdf
+from processors.pdf_images import undecodable_page
 from processors.pdf_layout.ocr_words import ocr_page_words
 from processors.pdf_layout.words import PageWords
-from processors.results.source import OcrSummary, ReadMethod, Source
+from processors.results.source import OcrSummary, ReadMethod, Source, UndecodablePage
 from processors.text_layer import read_pages, read_pages_and_words
 from processors.text_quality import reads_as_language, reads_as_text
 from processors.text_values import page_texts
@@ -87,8 +90,6 @@ RETRY_CONFIDENCE = (40.0, 92.0)
 again after a 5x5 median filter, which removes speckle noise (84.6 -> 95.4 on a 200 dpi
 scan with 0.05 % speckles); the better reading is kept. Below it nothing helped."""
 DESPECKLE_SIZE = 5
-MAX_SKEW_DEGREES = 5
-INK_LEVEL = 160
 BLANK_LEVEL = 200
 """A rendered page with no pixel darker than this draws nothing readable."""
 
@@ -100,6 +101,8 @@ class OcrStats:
     mean_confidence: float
     recognised_rate: float
     seconds: float
+    undecodable: tuple[UndecodablePage, ...] = ()
+    """Pages read as without text because PDFium could not decode their images."""
 
     @property
     def trusted(self) -> bool:
@@ -114,6 +117,7 @@ class OcrStats:
             seconds=round(self.seconds, 2),
             review_advised=not self.trusted,
             pages_not_read=pages_not_read,
+            undecodable_pages=self.undecodable or None,
         )
 
 
@@ -146,6 +150,22 @@ class PdfText:
     @property
     def empty(self) -> bool:
         return not any(page.strip() for page in (*self.plain, *self.layout))
+
+    def nothing_to_read(self, what: str) -> ProcessingError:
+        """`unreadable_document` for a PDF with nothing to read `what` from, naming the
+        pages whose images could not be decoded."""
+        undecodable = self.ocr.undecodable if self.ocr is not None else ()
+        reason = "".join(
+            f" Page {page.page} draws an image that cannot be decoded ({', '.join(page.filters)})."
+            for page in undecodable
+        )
+        details = {"undecodablePages": [to_json(page) for page in undecodable]}
+        return ProcessingError(
+            FailureCode.UNREADABLE_DOCUMENT,
+            f"The PDF has no text and nothing legible drawn on its pages to read {what} from."
+            + reason,
+            details if undecodable else None,
+        )
 
     def source(self) -> Source:
         """What the result records about where its text came from."""
@@ -230,6 +250,7 @@ def _with_ocr(
     plain, layout = pages.plain, pages.layout
     started = time.perf_counter()
     words: list[OcrWord] = []
+    undecodable: list[UndecodablePage] = []
     read = skipped = 0
     languages: tuple[str, ...] = LANGUAGES  # the first German page decides for the next
     for number in pending:
@@ -237,15 +258,19 @@ def _with_ocr(
         if pages.words is not None:
             pages.words[number] = dataclasses.replace(pages.words[number], words=())
         image, scale = _render(document[number])
-        if image is None:
-            continue
-        if read == settings.max_pages:
+        if image is not None and read >= settings.max_pages:
             skipped += 1
             continue
-        page, languages = _recognise(image, settings.command, languages)
-        read += 1
-        if len(page.words) < MIN_OCR_WORDS:
-            continue  # a drawing, a photo or a blank scan: nothing that reads as text
+        page = None
+        if image is not None:
+            page, languages = _recognise(image, settings.command, languages)
+            read += 1
+        if image is None or page is None or len(page.words) < MIN_OCR_WORDS:
+            # a drawing, a photo or a blank scan, or images PDFium cannot decode
+            found = undecodable_page(document[number], number + 1)
+            undecodable.extend(found)
+            read += bool(found and page is None)  # a page OCR read as without text
+            continue
         if settings.quality_gate:
             _gate(number + 1, page.words)
         words.extend(page.words)
@@ -256,7 +281,8 @@ def _with_ocr(
     if read == 0:
         return PdfText(tuple(plain), tuple(layout), None, words=_tupled(pages.words))
     seconds = time.perf_counter() - started
-    stats = OcrStats(read, len(words), mean_confidence(words), recognised_rate(words), seconds)
+    confidence, rate = mean_confidence(words), recognised_rate(words)
+    stats = OcrStats(read, len(words), confidence, rate, seconds, tuple(undecodable))
     return PdfText(tuple(plain), tuple(layout), stats, skipped, _tupled(pages.words))
 
 
@@ -279,17 +305,18 @@ def _recognise(
 ) -> tuple[OcrPage, tuple[str, ...]]:
     """The page's reading and the models it decided for the document's next pages.
 
-    Undecided (`LANGUAGES`): read with German and English models; a German page again
-    with the German model alone. Found German: read with the German model alone, once,
-    unless that reading contradicts it; then as undecided. A middling reading is read
-    again after the median filter, and the better one kept (docs/ocr.md)."""
+    Undecided (`LANGUAGES`): read with German and English models; a page found German,
+    French, Dutch, Spanish or Italian again with that model alone. Found in one language:
+    read with its model alone, once, unless that reading contradicts it; then as
+    undecided. A middling reading is read again after the median filter, and the better
+    one kept (docs/ocr.md)."""
     image = deskew(image)
-    if decided == GERMAN_ONLY:
-        german = _run(image, command, GERMAN_ONLY)
-        if not contradicts_german(german.words):
-            return _despeckled(image, command, german, GERMAN_ONLY), GERMAN_ONLY
+    if len(decided) == 1:
+        single = _run(image, command, decided)
+        if not contradicts(single.words, decided[0]):
+            return _despeckled(image, command, single, decided), decided
     first = _run(image, command, LANGUAGES)
-    languages = reading_languages(first.words)
+    languages = reading_languages(first.words, installed_models(command))
     if languages == LANGUAGES or _middling(first):
         return _despeckled(image, command, first, languages), languages
     return _run(image, command, languages), languages
@@ -308,28 +335,6 @@ def _despeckled(
         return page
     filtered = _run(image.filter(ImageFilter.MedianFilter(DESPECKLE_SIZE)), command, languages)
     return max(page, filtered, key=_reading_score)
-
-
-def deskew(image: Image.Image) -> Image.Image:
-    """The page turned straight. A scan a degree or two askew makes Tesseract drop whole
-    columns and tilts the rows; the angle is the one whose horizontal ink profile is
-    sharpest (text lines then fall into rows), searched on a copy an eighth of the size
-    (about 70 ms a page): whole degrees first, then fifths around the best."""
-    small = image.reduce(8).point(lambda value: 255 if value < INK_LEVEL else 0)
-    coarse = max(range(-MAX_SKEW_DEGREES, MAX_SKEW_DEGREES + 1), key=lambda a: _sharpness(small, a))
-    fine = [coarse + step / 5 for step in range(-4, 5)]
-    angle = max(fine, key=lambda a: _sharpness(small, a))
-    if abs(angle) < 0.3:
-        return image
-    return image.rotate(angle, resample=Image.Resampling.BILINEAR, fillcolor=255)
-
-
-def _sharpness(ink: Image.Image, angle: float) -> int:
-    """How sharply the ink falls into rows: the squared differences between the ink of
-    neighbouring pixel rows."""
-    turned = ink.rotate(angle, resample=Image.Resampling.BILINEAR) if angle else ink
-    rows = turned.resize((1, turned.height), Image.Resampling.BOX).tobytes()
-    return sum((a - b) ** 2 for a, b in itertools.pairwise(rows))
 
 
 def _reading_score(page: OcrPage) -> int:

@@ -53,6 +53,9 @@ _BMP_DIB_HEADER_SIZES = frozenset({12, 16, 40, 52, 56, 64, 108, 124})
 _SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 _XML_NAME_START = re.compile(r"[A-Za-z_:\u00c0-\uffff]")
 _ROOT_FEED_CHUNK = 256
+_ENCODING_DECLARATION = re.compile(
+    rb"""(?P<head>(?:\xef\xbb\xbf)?<\?xml\s[^?>]*?)\s\bencoding\s*=\s*(?:"[^"]*"|'[^']*')"""
+)
 XML_ROOT_WINDOW = 8192
 """Bytes enough for a prolog, comments and a root start tag full of namespace declarations."""
 _LOCAL_HEADER_SCAN_WINDOW = 64 * 1024
@@ -124,7 +127,20 @@ def xml_root(head: bytes) -> XmlRoot | None:
     None when no root element can be read safely: not XML, malformed before the root
     start tag ends, the start tag does not fit in `head`, or a DOCTYPE is present (DTDs
     are where entity bombs and external fetches live; e-invoices never need one).
+
+    An encoding declaration libxml2 refuses (`UTF-8-W/O-BOM`, an unknown name) does not
+    hide the root: the document is still what it is (an e-invoice, a statement), and the
+    parser that reads it (`xmlsafe.parse_xml`) refuses it with the reason. Else an
+    e-invoice embedded in a PDF with such a declaration was not recognised as one, and
+    the PDF was read as a plain invoice (issue 40, class 7).
     """
+    root = _pulled_root(head)
+    if root is None and _ENCODING_DECLARATION.match(head):
+        return _pulled_root(_ENCODING_DECLARATION.sub(rb"\g<head>", head, count=1))
+    return root
+
+
+def _pulled_root(head: bytes) -> XmlRoot | None:
     parser = etree.XMLPullParser(
         events=("start",),
         resolve_entities=False,

@@ -9,10 +9,9 @@ document whose declared encoding does not match its bytes (never read another wa
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from lxml import etree
 
+from processors.sniff import XmlRoot, xml_root
 from processors.xml_encoding import encoding_problem
 
 MAX_XML_BYTES = 50 * 1024 * 1024
@@ -121,33 +120,16 @@ def _check_depth(root: etree._Element, max_depth: int) -> None:
             raise UnsafeXmlError(f"XML nesting is deeper than {max_depth} levels")
 
 
-@dataclass(frozen=True, slots=True)
-class RootName:
-    namespace: str
-    local_name: str
+RootName = XmlRoot
 
 
 def peek_root(head: bytes) -> RootName | None:
     """The root element's name from the first bytes of a file, or None if not XML.
 
-    Used for scoring: reads only until the first start tag, never resolves anything.
+    Used for scoring: reads only until the first start tag, never resolves anything;
+    also through an encoding declaration libxml2 refuses (`sniff.xml_root`), so that
+    `parse_xml` is reached and refuses the document with the reason.
     """
     if _declares_doctype(head):
         return None
-    parser = etree.XMLPullParser(
-        events=("start",),
-        resolve_entities=False,
-        no_network=True,
-        load_dtd=False,
-        huge_tree=False,
-    )
-    try:
-        parser.feed(head)
-        for _event, element in parser.read_events():
-            if not isinstance(element, etree._Element):
-                continue
-            qname = etree.QName(element)
-            return RootName(namespace=qname.namespace or "", local_name=qname.localname)
-    except etree.XMLSyntaxError:
-        return None
-    return None
+    return xml_root(head)

@@ -18,6 +18,16 @@ class ReadMethod(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class UndecodablePage:
+    """A page to be read by OCR whose images PDFium could not decode (a broken stream,
+    a codec it lacks): read as a page without text."""
+
+    page: int
+    filters: tuple[str, ...]
+    """The filters of the images that could not be decoded, e.g. `JBIG2Decode`."""
+
+
+@dataclass(frozen=True, slots=True)
 class OcrSummary:
     pages: int
     words: int
@@ -27,6 +37,9 @@ class OcrSummary:
     # None in results stored before OCR summaries carried it.
     review_advised: bool | None = field(default=None, metadata=OMITTED_WHEN_NONE)
     pages_not_read: int = 0
+    undecodable_pages: tuple[UndecodablePage, ...] | None = field(
+        default=None, metadata=OMITTED_WHEN_NONE
+    )
 
 
 @dataclass(frozen=True, slots=True)

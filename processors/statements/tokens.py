@@ -25,7 +25,7 @@ for _number, _names in enumerate(
     (
         "january jan januar jänner janvier janv januari enero ene gennaio gen",
         "february feb februar février fevrier févr fevr februari febrero febbraio",
-        "march mar märz maerz mrz mars maart mrt marzo",
+        "march mar märz mär maerz mrz mars maart mrt marzo",
         "april apr avril avr abril aprile",
         "may mai mei mayo maggio mag",
         "june jun juni juin junio giugno giu",

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from processors.ocr import LANGUAGES, OcrWord, contradicts_german, reading_languages, repaired
+from processors.ocr import LANGUAGES, OcrWord, contradicts, reading_languages, repaired
 from processors.ocr_bic import repair_bics
 from processors.ocr_iban import AS_DIGIT, BBAN_FORMATS, repair_ibans
 from processors.ocr_legal_forms import repair_legal_forms
@@ -176,16 +176,20 @@ def _words(text: str) -> tuple[OcrWord, ...]:
         ("Kontoauszug Nr. 3 Überweisung Miete Marz für die Wohnung bitte zahlen", ("deu",)),
         ("Statement of account: payment for the rent, please pay by the date", LANGUAGES),
         ("Rechnung Nr. 12 Betrag", LANGUAGES),  # too few words to judge
+        ("Relevé de compte: virement reçu pour le paiement de la facture", ("fra",)),
+        ("Rekeningafschrift: overschrijving van het bedrag voor de factuur", ("nld",)),
+        ("Extracto de cuenta: transferencia del importe de la factura para", ("spa",)),
+        ("Estratto conto: bonifico della fattura per questo importo", ("ita",)),
     ],
 )
-def test_a_german_page_is_read_with_the_german_model_alone(
+def test_a_page_is_read_with_its_language_model_alone(
     text: str, languages: tuple[str, ...]
 ) -> None:
     assert reading_languages(_words(text)) == languages
 
 
 @pytest.mark.parametrize(
-    ("text", "contradicts"),
+    ("text", "contradicts_it"),
     [
         ("Kontoauszug Überweisung Miete für die Wohnung", False),
         ("Lastschrift 12,50 Spotify 9,99 Lidl 45,10", False),  # nothing to judge by
@@ -195,9 +199,29 @@ def test_a_german_page_is_read_with_the_german_model_alone(
     ],
 )
 def test_a_page_contradicts_its_german_document_when_it_reads_otherwise(
-    text: str, contradicts: bool
+    text: str, contradicts_it: bool
 ) -> None:
-    assert contradicts_german(_words(text)) is contradicts
+    assert contradicts(_words(text), "deu") is contradicts_it
+
+
+def test_a_model_that_is_not_installed_is_not_chosen() -> None:
+    french = _words("Relevé de compte: virement reçu pour le paiement de la facture")
+    assert reading_languages(french, frozenset({"deu", "eng"})) == LANGUAGES
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "contradicts_it"),
+    [
+        ("Virement reçu pour le paiement de la facture", "fra", False),
+        ("Überweisung für die Miete der Wohnung", "fra", True),
+        ("Payment for the rent, thank you", "ita", True),
+        ("Bonifico della fattura per questo importo", "ita", False),
+    ],
+)
+def test_a_page_contradicts_its_document_language(
+    text: str, language: str, contradicts_it: bool
+) -> None:
+    assert contradicts(_words(text), language) is contradicts_it
 
 
 @pytest.mark.parametrize(

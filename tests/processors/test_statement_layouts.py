@@ -33,7 +33,24 @@ def _score(name: str, pdf: bytes | None = None) -> Score:
     return score(rendered, name, data)
 
 
-@pytest.mark.parametrize("name", [layout.name for layout in LAYOUTS])
+HELD_OUT_MISSES = {
+    "neobank_nl": "held out (issue 40): its booking type 'Kaarttransactie' is not in the "
+    "vocabulary, so it is read as part of the counterparty (94.9 % of fields)",
+}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(
+            layout.name,
+            marks=[pytest.mark.xfail(reason=HELD_OUT_MISSES[layout.name], strict=True)]
+            if layout.name in HELD_OUT_MISSES
+            else [],
+        )
+        for layout in LAYOUTS
+    ],
+)
 def test_every_layout_read_field_by_field(name: str) -> None:
     result = _score(name)
     assert result.failure is None

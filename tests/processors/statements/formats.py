@@ -40,6 +40,33 @@ FR_MONTHS = (
 )
 
 
+DE_ABBREVIATED = (
+    "Jan.", "Feb.", "Mrz.", "Apr.", "Mai", "Juni", "Juli", "Aug.", "Sept.", "Okt.", "Nov.", "Dez."
+)  # fmt: skip
+DE_SHORT = ("Jan", "Feb", "Mär", "Apr", "Mai", "Jun", "Jul", "Aug", "Sep", "Okt", "Nov", "Dez")
+NL_SHORT = ("jan", "feb", "mrt", "apr", "mei", "jun", "jul", "aug", "sep", "okt", "nov", "dec")
+
+
+def d_mon_y_broken_de(value: date) -> str:
+    """`22` / `Sept.` / `2025` on three lines (a neobank's date column)."""
+    return f"{value.day}\n{DE_ABBREVIATED[value.month - 1]}\n{value.year}"
+
+
+def d_mon_y_short_de(value: date) -> str:
+    """`1 Mär 2025` on one line."""
+    return f"{value.day} {DE_SHORT[value.month - 1]} {value.year}"
+
+
+def mon_d_broken_y(value: date) -> str:
+    """`Jan 1` / `2023` on two lines."""
+    return f"{EN_MONTHS[value.month - 1]} {value.day}\n{value.year}"
+
+
+def d_mon_broken_y_nl(value: date) -> str:
+    """`1 okt` / `2025` on two lines."""
+    return f"{value.day} {NL_SHORT[value.month - 1]}\n{value.year}"
+
+
 def dmy_dot(value: date) -> str:
     return f"{value:%d.%m.%Y}"
 

@@ -8,9 +8,16 @@ while it was: they are the honest check (reported apart by the corpus report).
 
 from __future__ import annotations
 
+from datetime import date
+
 from tests.processors.statements import formats as f
 from tests.processors.statements.data import DataSpec, Kind
 from tests.processors.statements.model import Balances, Col, Column, Counterparty, Labels, Layout
+from tests.processors.statements.neobank_types import (
+    NEOBANK_DE_TYPES,
+    NEOBANK_EN_TYPES,
+    NEOBANK_NL_TYPES,
+)
 
 C = Column
 DE_TYPES = {
@@ -77,6 +84,41 @@ BROKER_TYPES = {
     Kind.CARD: "Withholding tax",
     Kind.FEE: "Custody fee",
 }
+
+
+def _neobank_columns(*headers: str) -> tuple[Column, ...]:
+    """Date, type, description, money in, money out, balance (a neobank's cash account)."""
+    kinds = (Col.BOOKING, Col.TYPE, Col.TEXT, Col.CREDIT, Col.DEBIT, Col.BALANCE)
+    widths = (18, 26, 52, 34, 34, 24)
+    return tuple(C(*cell) for cell in zip(kinds, headers, widths, strict=True))
+
+
+def _german_cash_account(
+    name: str,
+    bank: str,
+    data: DataSpec,
+    dates: f.DateFormat,
+    balances: Balances,
+    held_out: bool = False,
+) -> Layout:
+    """A German neobank's or broker's cash account under the headers `DATUM TYP
+    BESCHREIBUNG ZAHLUNGSEINGANG ZAHLUNGSAUSGANG SALDO`."""
+    headers = ("DATUM", "TYP", "BESCHREIBUNG", "ZAHLUNGSEINGANG", "ZAHLUNGSAUSGANG", "SALDO")
+    return Layout(
+        name,
+        bank,
+        data,
+        _neobank_columns(*headers),
+        dates,
+        f.currency_after(f.de, "€"),
+        _de("Anfangssaldo", "Endsaldo"),
+        NEOBANK_DE_TYPES,
+        iban_colon,
+        Counterparty.PLAIN,
+        balances,
+        period_dates=f.dmy_dot,
+        held_out=held_out,
+    )
 
 
 def iban_grouped(iban: str) -> str:
@@ -315,6 +357,35 @@ LAYOUTS: tuple[Layout, ...] = (
         f.iso, f.lead_minus(f.en), _en("Opening balance", "Closing balance",
                                        title="Cash account statement {number}"),
         BROKER_TYPES, iban_colon, Counterparty.BELOW, Balances.TABLE, held_out=True, scan=True,
+    ),
+    # Issue 40, class 2: neobank and broker cash accounts, dates broken over lines.
+    _german_cash_account(
+        "neobank_de", "Muster Neobank AG",
+        DataSpec("de", transactions=14, start=date(2025, 8, 18), days=80),
+        f.d_mon_y_broken_de, Balances.SUMMARY,
+    ),
+    Layout(
+        "neobank_en", "Example Invest Bank SE",
+        DataSpec("en", transactions=15, start=date(2022, 12, 12), days=45),
+        _neobank_columns("DATE", "TYPE", "DESCRIPTION", "MONEY IN", "MONEY OUT", "BALANCE"),
+        f.mon_d_broken_y, f.currency_before(f.en, "€"), _en("Opening balance", "Closing balance"),
+        NEOBANK_EN_TYPES, iban_colon, Counterparty.PLAIN, Balances.SUMMARY,
+        period_dates=f.d_mon_y,
+    ),
+    Layout(
+        "neobank_nl", "Voorbeeld Beleggen NV",
+        DataSpec("nl", country="NL", transactions=13, start=date(2025, 4, 22), days=190),
+        _neobank_columns("DATUM", "TYPE", "OMSCHRIJVING", "BIJ", "AF", "SALDO"),
+        f.d_mon_broken_y_nl, f.currency_after(f.de, "€"),
+        Labels("Rekeningoverzicht {number}", "Periode {start} t/m {end}", "IBAN {iban}",
+               "Pagina {page} van {nb}", "Beginsaldo", "Eindsaldo"),
+        NEOBANK_NL_TYPES, iban_colon, Counterparty.PLAIN, Balances.SUMMARY,
+        period_dates=f.dmy_dash, held_out=True,
+    ),
+    _german_cash_account(
+        "broker_de", "Beispiel Depotbank AG",
+        DataSpec("de", transactions=12, start=date(2025, 2, 10), days=50),
+        f.d_mon_y_short_de, Balances.TOP, held_out=True,
     ),
 )  # fmt: skip
 LAYOUT = {layout.name: layout for layout in LAYOUTS}

@@ -60,11 +60,21 @@ def _block(layout: Layout, statement: Statement, index: int) -> list[Row]:
     if Col.BALANCE in kinds and not (layout.sparse_balance and _same_day_follows(statement, index)):
         first[Col.BALANCE] = layout.amount(printed(layout, balance))
     rows = [first, *({Col.TEXT: line} for line in lines[1:])]
+    _broken_date(rows)
     if layout.value_stacked:
         if len(rows) == 1:
             rows.append({Col.TEXT: ""})
         rows[1][Col.BOOKING] = value_format(transaction.value)
     return rows
+
+
+def _broken_date(rows: list[Row]) -> None:
+    """A booking date printed over lines (`22` / `Sept.` / `2025`): its parts go down the
+    date column, on the block's next lines (empty ones added when it has too few)."""
+    parts = rows[0][Col.BOOKING].split("\n")
+    rows.extend({Col.TEXT: ""} for _ in range(len(parts) - len(rows)))
+    for row, part in zip(rows, parts, strict=False):
+        row[Col.BOOKING] = part
 
 
 def _same_day_follows(statement: Statement, index: int) -> bool:
