@@ -45,7 +45,9 @@ def test_company_and_keys_lifecycle(tmp_path: Path) -> None:
     )
     assert created.returncode == 0, created.stderr
     company = json.loads(created.stdout.strip().splitlines()[-1])
-    assert set(company) == {"companyId", "apiKey"}
+    assert set(company) == {"companyId", "apiKey", "intakeAddress"}
+    token, domain = company["intakeAddress"].split("@")
+    assert domain == "mail.localhost" and len(token) == 24 and token.isalnum()
 
     second = json.loads(
         _docintake(
