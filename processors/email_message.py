@@ -17,6 +17,7 @@ message/rfc822 sections (each nests the parser one level deeper: 1,000 of them c
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import re
 from collections.abc import Iterator
@@ -89,6 +90,41 @@ def check_shape(raw: bytes) -> None:
             ArchiveProblem.INVALID,
             f"the message has more than {MAX_SECTIONS} multipart or attached-message sections",
         )
+
+
+# Fields the MTAs on the way add, different on each delivery of the same message.
+TRACE_FIELDS = frozenset(
+    {
+        b"received",
+        b"return-path",
+        b"delivered-to",
+        b"x-original-to",
+        b"authentication-results",
+        b"received-spf",
+        b"arc-seal",
+        b"arc-message-signature",
+        b"arc-authentication-results",
+    }
+)
+_FIELD_NAME = re.compile(rb"([!-9;-~]+)[ \t]*:")
+
+
+def delivery_digest(raw: bytes) -> str:
+    """SHA-256 of the message without its trace fields: the same message delivered twice
+    (an MTA that retried after a lost answer adds another Received) hashes alike. A line
+    scan of the header section (at most 1 MiB), not a parse; the SMTP server runs it."""
+    end = _HEADER_END.search(raw, 0, MAX_HEADER_BYTES)
+    if end is None:
+        return hashlib.sha256(raw).hexdigest()
+    digest, keep = hashlib.sha256(), True
+    for line in raw[: end.start()].splitlines(keepends=True):
+        if line[:1] not in (b" ", b"\t"):
+            name = _FIELD_NAME.match(line)
+            keep = name is None or name.group(1).lower() not in TRACE_FIELDS
+        if keep:
+            digest.update(line.rstrip(b"\r\n") + b"\n")
+    digest.update(raw[end.start() :])
+    return digest.hexdigest()
 
 
 def header_text(value: object) -> str | None:

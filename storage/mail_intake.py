@@ -2,17 +2,18 @@
 
 Its raw bytes are stored as they came and a pending batch points at them; nothing of
 the message is parsed here: the reading processes unpack it (flows/unpack_mail.py).
-The batch is claimed like an API batch (storage/idempotency.py): the same bytes sent
-to the same address again answer with the first batch, race-safe.
+The batch is claimed like an API batch (storage/idempotency.py), by content: the same
+message delivered again to the same address (its bytes alike but for the trace fields
+the MTAs add) answers with the first batch, race-safe.
 """
 
 from __future__ import annotations
 
-import hashlib
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
 
+from processors.email_message import delivery_digest
 from storage.db import Database
 from storage.idempotency import IntakeRequest, StoredFile, claim_batch
 from storage.objectstore import ObjectStore
@@ -36,6 +37,8 @@ class Accepted:
 
 
 def _store(store: ObjectStore, raw: bytes) -> StoredFile:
+    """The raw message stored; its `sha256` is its delivery digest (trace fields left
+    out: processors/email_message.py), which finds a repeated delivery."""
     key = f"mail/{uuid.uuid4()}.eml"
     writer = store.open_writer(key)
     try:
@@ -44,7 +47,7 @@ def _store(store: ObjectStore, raw: bytes) -> StoredFile:
     except BaseException:
         writer.abort()
         raise
-    return StoredFile(object_key=key, sha256=hashlib.sha256(raw).hexdigest(), size_bytes=len(raw))
+    return StoredFile(object_key=key, sha256=delivery_digest(raw), size_bytes=len(raw))
 
 
 def accept_message(db: Database, store: ObjectStore, arrival: Arrival, raw: bytes) -> Accepted:

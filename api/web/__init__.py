@@ -18,7 +18,16 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ExceptionHandler
 
 from api.body_limits import BodyKind, body_limit
-from api.web import batches, inbox, language, login, results, settings_pages, webhook_pages
+from api.web import (
+    batches,
+    inbox,
+    language,
+    login,
+    mail_pages,
+    results,
+    settings_pages,
+    webhook_pages,
+)
 from api.web.auth import CsrfRejected, LoginRequired, WebUser, find_user
 from api.web.guard import WebGuard, is_web_path
 from api.web.i18n import N_
@@ -38,6 +47,7 @@ def web_router() -> APIRouter:
     router.include_router(batches.router)
     router.include_router(settings_pages.router)
     router.include_router(webhook_pages.router)
+    router.include_router(mail_pages.router)
     router.include_router(results.router)
     return router
 

@@ -88,6 +88,14 @@ def rotate_token(session: Session, company_id: uuid.UUID, box: SecretBox) -> str
     return add_token(session, company_id, box)
 
 
+def retiring_until(session: Session, company_id: uuid.UUID, now: datetime) -> list[datetime]:
+    """When the company's rotated tokens that still work stop working."""
+    statement = select(MailAddress.retired_at).where(
+        MailAddress.company_id == company_id, MailAddress.retired_at > now
+    )
+    return sorted(at for at in session.scalars(statement) if at is not None)
+
+
 def revoke_tokens(session: Session, company_id: uuid.UUID, at: datetime) -> None:
     """Every token of the company stops working at `at` (the tests' way to age one)."""
     for address in session.scalars(select(MailAddress).where(MailAddress.company_id == company_id)):
