@@ -1,4 +1,5 @@
-"""The e-mail intake settings page: the company's address, and rotating it."""
+"""E-mail intake in the web application: the settings page with the company's address
+and its rotation; e-mail batches in the batch list."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ import re
 from fastapi.testclient import TestClient
 
 from storage.db import Database
-from storage.models import utcnow
+from storage.models import Batch, utcnow
 from storage.repositories import mail_addresses
-from tests.web.support import Account, session_csrf
+from tests.web.support import Account, seed_batch, session_csrf
 
 ADDRESS = re.compile(r'<output id="intake-address" class="key">([a-z2-7]{24})@mail\.localhost<')
 
@@ -61,3 +62,20 @@ def test_rotating_needs_the_csrf_token(web_client: TestClient) -> None:
     old = _address(web_client)
     assert web_client.post("/app/settings/email/rotate").status_code == 403
     assert _address(web_client) == old
+
+
+def test_the_batch_list_shows_an_e_mail_batch_s_subject_and_sender(
+    web_client: TestClient, database: Database, account: Account
+) -> None:
+    batch_id = seed_batch(database, account.company_id, ["completed"], file_name="message.eml")
+    with database.session() as session:
+        batch = session.get(Batch, batch_id)
+        assert batch is not None
+        batch.source_type, batch.mail_subject = "email", "Rechnung <März>"
+        batch.mail_from = "Lieferant <r@lieferant.example>"
+        session.commit()
+
+    page = web_client.get("/app/batches").text
+
+    assert "Rechnung &lt;März&gt;</a>" in page
+    assert "E-mail from Lieferant &lt;r@lieferant.example&gt;" in page
