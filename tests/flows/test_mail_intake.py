@@ -4,6 +4,7 @@ the real pipeline and answered by the API."""
 
 from __future__ import annotations
 
+import io
 import smtplib
 import socket
 import uuid
@@ -11,19 +12,20 @@ from collections.abc import Iterator
 from email.message import EmailMessage
 from email.policy import SMTP
 
+import polars as pl
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from api.mail_server import controller
-from flows.pipeline import process_batch
 from flows.work import WorkerEnv
 from storage.models import Batch, utcnow
 from storage.repositories import mail_addresses
-from storage.repositories import work as work_repo
 from storage.settings import Settings
+from storage.tables.schemas import BATCHES
 from tests.conftest import Tenant
 from tests.flows.samples import blank_pdf, corpus_file
+from tests.support.pipeline import run_claimed_batch
 
 MESSAGE_LIMIT = 256 * 1024
 
@@ -83,15 +85,6 @@ def _batches(env: WorkerEnv) -> int:
         return int(session.scalar(select(func.count()).select_from(Batch)) or 0)
 
 
-def _run_batch(env: WorkerEnv) -> tuple[str, dict[str, int]]:
-    with env.db.session() as session:
-        batch = work_repo.claim_batch(session, env.owner, env.lease)
-        assert batch is not None
-        batch_id = str(batch.id)
-        session.commit()
-    return batch_id, process_batch(batch_id)
-
-
 def test_a_mailed_invoice_becomes_a_batch_whose_uploads_complete(
     api: TestClient, company: Tenant, env: WorkerEnv, smtp: Settings, address: str
 ) -> None:
@@ -101,7 +94,7 @@ def test_a_mailed_invoice_becomes_a_batch_whose_uploads_complete(
     _send(smtp, address, b"Received: from mx2 by mx.example; id 2\r\n" + raw)
 
     assert _batches(env) == 1
-    batch_id, counts = _run_batch(env)
+    batch_id, counts = run_claimed_batch(env)
 
     assert counts == {"completed": 2}
     body = api.get(f"/v1/uploads/batches/{batch_id}", headers=company.headers).json()
@@ -121,6 +114,9 @@ def test_a_mailed_invoice_becomes_a_batch_whose_uploads_complete(
         assert batch is not None and batch.authentication_results is not None
         assert "dmarc=pass" in batch.authentication_results
         assert not env.store.exists(batch.object_key)  # the raw message, once unpacked
+    (key,) = env.store.list_keys(f"tables/batches/v{BATCHES.version}/")
+    row = pl.read_parquet(io.BytesIO(env.store.read_bytes(key))).row(0, named=True)
+    assert (row["source_type"], row["mail_subject"]) == ("email", "Rechnung 2026-0042")
 
 
 def test_the_address_suffix_names_the_document_type(
@@ -130,7 +126,7 @@ def test_the_address_suffix_names_the_document_type(
     supplier = f"{token}+supplier@{domain}"
     _send(smtp, supplier, _invoice_mail(supplier))
 
-    batch_id, _ = _run_batch(env)
+    batch_id, _ = run_claimed_batch(env)
 
     body = api.get(f"/v1/uploads/batches/{batch_id}", headers=company.headers).json()
     assert body["documentType"] == "supplier_invoice"
@@ -144,7 +140,7 @@ def test_a_message_without_attachments_is_a_completed_batch_without_uploads(
     message.set_content("Keine Rechnung dabei.")
     _send(smtp, address, message)
 
-    batch_id, counts = _run_batch(env)
+    batch_id, counts = run_claimed_batch(env)
 
     body = api.get(f"/v1/uploads/batches/{batch_id}", headers=company.headers).json()
     assert counts == {} and body["status"] == "completed" and body["counts"]["total"] == 0

@@ -130,6 +130,7 @@ def site(client: TestClient, account: Account, services: Services) -> list[str]:
         f"/app/batches/{running}",
         "/app/settings",
         "/app/settings/api-keys",
+        "/app/settings/email",
         f"/app/uploads/{uuid.uuid4()}",  # the 404 page
         f"/app/uploads/{failed}",
         f"/app/uploads/{read['invalid']['id']}",
