@@ -1,4 +1,5 @@
-"""Unpacking a batch's archive into uploads.
+"""Unpacking a batch's archive into uploads (an e-mail batch's message likewise: its
+attachments are the entries, flows/unpack_mail.py, docs/email.md).
 
 The archive is parsed and inflated in a reading process (`unpack_in_child`, kernel
 limits on memory and CPU), never in the flow-run process: members stream through
