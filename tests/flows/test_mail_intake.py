@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import smtplib
 import socket
+import threading
 import uuid
 from collections.abc import Iterator
 from email.message import EmailMessage
@@ -18,6 +19,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from api.mail_server import controller
+from docintake_client import verify_webhook
+from flows.webhook_sender import WebhookSender
 from flows.work import WorkerEnv
 from storage.models import Batch, utcnow
 from storage.repositories import mail_addresses
@@ -25,7 +28,9 @@ from storage.settings import Settings
 from storage.tables.schemas import BATCHES
 from tests.conftest import Tenant
 from tests.flows.samples import blank_pdf, corpus_file
+from tests.flows.test_webhook_sender import delivered, wait_for
 from tests.support.pipeline import run_claimed_batch
+from tests.support.webhook_receiver import new_receiver, receiving
 
 MESSAGE_LIMIT = 256 * 1024
 
@@ -203,3 +208,29 @@ def test_a_rotated_token_keeps_working_for_seven_days(
         client.mail("sender@example.com")
         assert client.rcpt(address)[0] == 250
         assert client.rcpt(mail_addresses.intake_address(new, smtp))[0] == 250
+
+
+def test_an_e_mail_batch_s_webhook_event_carries_its_source(
+    api: TestClient, company: Tenant, env: WorkerEnv, smtp: Settings, address: str
+) -> None:
+    receiver = new_receiver(204)
+    created = api.post(
+        "/v1/webhook-endpoints",
+        headers=company.headers,
+        json={"url": receiver.url, "events": ["batch.completed"]},
+    ).json()
+    _send(smtp, address, _invoice_mail(address))
+    batch_id, _ = run_claimed_batch(env)
+
+    sender = WebhookSender(env.db, env.settings)
+    thread = threading.Thread(target=sender.run, daemon=True)
+    with receiving(receiver):
+        thread.start()
+        wait_for(delivered(env.db, 1), 60)
+        sender.stop.set()
+        thread.join(timeout=30)
+
+    (request,) = receiver.requests()
+    event = verify_webhook(created["secret"], request.headers, request.body)
+    now = api.get(f"/v1/uploads/batches/{batch_id}", headers=company.headers).json()
+    assert event["data"] == now and event["data"]["source"]["type"] == "email"
