@@ -13,8 +13,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import uuid
 from dataclasses import dataclass
-from typing import Any
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
@@ -34,7 +34,7 @@ TRY_AGAIN = "451 4.3.0 Cannot take the message now, try again later"
 
 @dataclass(frozen=True, slots=True)
 class Recipient:
-    company_id: Any
+    company_id: uuid.UUID
     document_type: str
 
 
