@@ -16,7 +16,7 @@ from api.report import add_report_command
 from docintake_client.importer import add_import_command
 from storage.db import Database, make_engine
 from storage.migrate import upgrade
-from storage.repositories import api_keys, companies, users
+from storage.repositories import api_keys, companies, mail_addresses, users
 from storage.settings import get_settings
 
 
@@ -41,14 +41,19 @@ def cmd_migrate(_: argparse.Namespace) -> int:
 
 
 def cmd_company_create(args: argparse.Namespace) -> int:
-    db = _database()
+    db, settings = _database(), get_settings()
     with db.session() as session:
         company = companies.create_company(
             session, args.name, vat_ids=args.vat_id, tax_number=args.tax_number, ibans=args.iban
         )
         key = api_keys.create_api_key(session, company.id, name="initial")
+        token = mail_addresses.add_token(session, company.id, mail_addresses.token_box(settings))
         session.commit()
-    _emit({"companyId": str(company.id), "apiKey": key.plaintext}, args.json)
+    address = mail_addresses.intake_address(token, settings)
+    _emit(
+        {"companyId": str(company.id), "apiKey": key.plaintext, "intakeAddress": address},
+        args.json,
+    )
     return 0
 
 
@@ -58,7 +63,7 @@ DEMO_USER_EMAIL = "demo@example.com"
 def cmd_demo_company(_: argparse.Namespace) -> int:
     """For `make run`: a first company, API key and web user on an empty database; the
     key and the user's random password are printed once."""
-    db = _database()
+    db, settings = _database(), get_settings()
     password = secrets.token_urlsafe(12)
     with db.session() as session:
         if companies.count_companies(session) > 0:
@@ -66,8 +71,10 @@ def cmd_demo_company(_: argparse.Namespace) -> int:
         company = companies.create_company(session, "Demo GmbH", vat_ids=["DE000000000"])
         key = api_keys.create_api_key(session, company.id, name="demo")
         user = users.create_user(session, company.id, DEMO_USER_EMAIL, password)
+        token = mail_addresses.add_token(session, company.id, mail_addresses.token_box(settings))
         session.commit()
     print(f"created company {company.id}; its API key (shown once): {key.plaintext}")
+    print(f"its intake address: {mail_addresses.intake_address(token, settings)}")
     print(f"web app login (shown once): {user.email} / {password}")
     return 0
 
@@ -218,6 +225,21 @@ def cmd_webhooks(_: argparse.Namespace) -> int:
     return _run_until_interrupted(sender.run, sender.stop)
 
 
+def cmd_mail(_: argparse.Namespace) -> int:
+    import logging
+
+    from api.mail_server import serve
+    from storage.objectstore import build_object_store
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    settings = get_settings()
+    db = Database(make_engine(settings.effective_database_url))
+    stop = threading.Event()
+    return _run_until_interrupted(
+        lambda: serve(settings, db, build_object_store(settings), stop), stop
+    )
+
+
 def _run_until_interrupted(run: Callable[[], None], stop: threading.Event) -> int:
     """Run a loop in the foreground; TERM or Ctrl-C sets its stop event once."""
     signal.signal(signal.SIGTERM, _interrupt_once)
@@ -287,6 +309,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser(
         "webhooks", help="send the webhook outbox: signed deliveries, retried until delivered"
     ).set_defaults(func=cmd_webhooks)
+
+    sub.add_parser(
+        "mail", help="the SMTP endpoint of e-mail intake (DOCINTAKE_MAIL_HOST/PORT, docs/email.md)"
+    ).set_defaults(func=cmd_mail)
 
     add_import_command(sub)
     add_report_command(sub)

@@ -1,4 +1,5 @@
-"""Unpacking a batch's archive into uploads.
+"""Unpacking a batch's archive into uploads (an e-mail batch's message likewise: its
+attachments are the entries, flows/unpack_mail.py, docs/email.md).
 
 The archive is parsed and inflated in a reading process (`unpack_in_child`, kernel
 limits on memory and CPU), never in the flow-run process: members stream through
@@ -30,6 +31,7 @@ from concurrent.futures import CancelledError
 from dataclasses import dataclass
 
 from flows.executor import ReaderStopped, ReaderUnavailable
+from flows.unpack_mail import entry_key, store_entry, store_message_entries
 from flows.work import MISSING_PAUSE_SECONDS, MISSING_TRIES, WorkerEnv
 from processors.archive import (
     ArchiveLimits,
@@ -43,7 +45,9 @@ from processors.archive import (
     read_member,
 )
 from processors.base import FailureCode
+from processors.email_message import MessageHead
 from storage.errors import ServiceUnavailable
+from storage.mail_intake import SOURCE_EMAIL
 from storage.models import Batch, Upload
 from storage.objectstore import ObjectMissing, ObjectStore
 from storage.repositories import uploads as upload_repo
@@ -61,6 +65,7 @@ class BatchInfo:
     object_key: str
     unpack_state: str
     attempts: int = 0  # claims, this one included
+    source_type: str = "api"
 
     @classmethod
     def of(cls, batch: Batch) -> BatchInfo:
@@ -71,6 +76,7 @@ class BatchInfo:
             batch.object_key,
             batch.unpack_state,
             batch.attempts,
+            batch.source_type,
         )
 
 
@@ -82,10 +88,7 @@ class UnpackReport:
     rejected: ArchiveRejected | None = None
     unavailable: str | None = None
     missing: bool = False
-
-
-def entry_key(batch_id: uuid.UUID, position: int) -> str:
-    return f"batches/{batch_id}/entries/{position}"
+    head: MessageHead | None = None  # an e-mail batch's
 
 
 def _store_entries(
@@ -95,26 +98,44 @@ def _store_entries(
     entries = []
     with store.open_reader(archive_key) as raw, open_archive(guarded(raw), limits) as archive:
         for position, info in enumerate(document_entries(archive, limits)):
-            writer = store.open_writer(entry_key(batch_id, position))
-            try:
-                entry = read_member(archive, info, position, limits, budget, writer.write)
-            except BaseException:
-                writer.abort()
-                raise
-            if entry.too_large or entry.unreadable:
-                writer.abort()
-            else:
-                writer.commit()
-            entries.append(entry)
+            entries.append(
+                store_entry(
+                    store,
+                    entry_key(batch_id, position),
+                    lambda sink, i=info, p=position: read_member(  # type: ignore[misc]
+                        archive, i, p, limits, budget, sink
+                    ),
+                )
+            )
     return entries
 
 
-def unpack_in_child(
-    store: ObjectStore, batch_id: uuid.UUID, archive_key: str, limits: ArchiveLimits
+def _read_source(
+    store: ObjectStore, batch_id: uuid.UUID, key: str, limits: ArchiveLimits, source_type: str
 ) -> UnpackReport:
-    """Runs in a reading process: the only place an archive's bytes are parsed."""
+    if source_type != SOURCE_EMAIL:
+        return UnpackReport(entries=tuple(_store_entries(store, batch_id, key, limits)))
     try:
-        return UnpackReport(entries=tuple(_store_entries(store, batch_id, archive_key, limits)))
+        raw = store.read_bytes(key)
+    except ObjectMissing:
+        raise
+    except Exception as exc:
+        raise SourceUnreadable(f"the message could not be read: {exc}") from exc
+    entries, head = store_message_entries(store, batch_id, raw, limits)
+    return UnpackReport(entries=tuple(entries), head=head)
+
+
+def unpack_in_child(
+    store: ObjectStore,
+    batch_id: uuid.UUID,
+    archive_key: str,
+    limits: ArchiveLimits,
+    source_type: str = "api",
+) -> UnpackReport:
+    """Runs in a reading process: the only place an archive's (or a message's) bytes
+    are parsed."""
+    try:
+        return _read_source(store, batch_id, archive_key, limits, source_type)
     except ArchiveRejected as rejected:  # the parent discards what was stored
         return UnpackReport(rejected=rejected)
     except ObjectMissing:
@@ -209,7 +230,13 @@ def _store_answers(env: WorkerEnv, batch: BatchInfo) -> bool:
 def _ask(env: WorkerEnv, batch: BatchInfo, limits: ArchiveLimits) -> UnpackReport | str:
     """The reading process's report, or why the unpack failed (charged to the batch)."""
     future = env.executor.submit(
-        str(batch.company_id), unpack_in_child, env.store, batch.id, batch.object_key, limits
+        str(batch.company_id),
+        unpack_in_child,
+        env.store,
+        batch.id,
+        batch.object_key,
+        limits,
+        batch.source_type,
     )
     try:
         report: UnpackReport = future.result()
@@ -305,6 +332,8 @@ def unpack(env: WorkerEnv, batch: BatchInfo) -> int:
             ],
         )
         work_repo.mark_unpacked(session, batch.id)
+        if report.head is not None:
+            work_repo.record_message_head(session, batch.id, report.head)
         session.commit()
     log.info("batch %s: unpacked %d files", batch.id, len(report.entries))
     drop_archive(env.store, batch.object_key, batch.id)

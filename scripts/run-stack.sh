@@ -59,4 +59,8 @@ $BIN/docintake serve --host 127.0.0.1 --port 8000 &
 pids+=($!)
 echo "API and web app: http://127.0.0.1:8000 (OpenAPI at /docs)"
 
+$BIN/docintake mail &
+pids+=($!)
+echo "SMTP intake:     127.0.0.1:2525 (docs/email.md)"
+
 wait -n "${pids[@]}"

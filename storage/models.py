@@ -164,6 +164,15 @@ class Batch(Base):
     finished_at: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+    # Where the batch came from (docs/email.md): "api", or "email" with the message's
+    # sender, subject and Message-ID (read from its header when it is unpacked; the
+    # envelope sender until then) and the MTA's Authentication-Results.
+    source_type: Mapped[str] = mapped_column(String(16), default="api", server_default="api")
+    mail_from: Mapped[str | None] = mapped_column(String(1024))
+    mail_subject: Mapped[str | None] = mapped_column(String(1024))
+    message_id: Mapped[str | None] = mapped_column(String(1024))
+    received_at: Mapped[datetime | None]
+    authentication_results: Mapped[str | None] = mapped_column(Text)
 
     __table_args__ = (
         Index(
@@ -302,6 +311,21 @@ class StatusChange(Base):
     # Null for a status change; an event that leaves the status as it is otherwise:
     # `purged` (a deleted upload's bytes and result data removed, storage/retention.py).
     event: Mapped[str | None] = mapped_column(String(16))
+
+
+class MailAddress(Base):
+    """A company's intake address token (docs/email.md): found by its SHA-256 when mail
+    arrives, sealed (storage/secret_box.py) so the settings page can show it. A rotated
+    token keeps working until `retired_at`."""
+
+    __tablename__ = "mail_addresses"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    company_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("companies.id"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    sealed_token: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    retired_at: Mapped[datetime | None]
 
 
 class User(Base):

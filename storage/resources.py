@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, field_serializer
+from pydantic import BaseModel, ConfigDict, Field, field_serializer
 from pydantic.alias_generators import to_camel
 from sqlalchemy.orm import Session
 
@@ -65,6 +65,27 @@ class BatchCounts(WireModel):
     deleted: int
 
 
+class ApiSource(WireModel):
+    """A batch posted to the API (an extension of the spec's batch: docs/email.md)."""
+
+    type: Literal["api"] = "api"
+
+
+class EmailSource(WireModel):
+    """A batch made of an e-mail: its sender, subject and Message-ID as its header says
+    them (null until the message is unpacked, the sender then the envelope's)."""
+
+    type: Literal["email"] = "email"
+    sender: str | None = Field(alias="from")
+    subject: str | None
+    message_id: str | None
+    received_at: datetime | None
+
+    @field_serializer("received_at")
+    def _received_at(self, value: datetime | None) -> str | None:
+        return None if value is None else utc_z(value)
+
+
 class BatchOut(WireModel):
     id: uuid.UUID
     external_id: str | None
@@ -73,6 +94,7 @@ class BatchOut(WireModel):
     counts: BatchCounts
     uploads: list[UploadOut]
     created_at: datetime
+    source: ApiSource | EmailSource = Field(discriminator="type")
 
     @field_serializer("created_at")
     def _created_at(self, value: datetime) -> str:
@@ -105,6 +127,17 @@ def upload_out(view: UploadView, base_url: str) -> UploadOut:
     )
 
 
+def batch_source(batch: Batch | BatchHead) -> ApiSource | EmailSource:
+    if batch.source_type != "email":
+        return ApiSource()
+    return EmailSource(
+        sender=batch.mail_from,
+        subject=batch.mail_subject,
+        message_id=batch.message_id,
+        received_at=batch.received_at,
+    )
+
+
 def present_batch(session: Session, batch: Batch | BatchHead, base_url: str) -> BatchOut:
     views = batch_views(session, batch.id)
     counts = status_counts(view.status for view in views)
@@ -116,6 +149,7 @@ def present_batch(session: Session, batch: Batch | BatchHead, base_url: str) -> 
         counts=BatchCounts.model_validate(counts),
         uploads=[upload_out(view, base_url) for view in views],
         created_at=batch.created_at,
+        source=batch_source(batch),
     )
 
 

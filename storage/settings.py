@@ -125,6 +125,14 @@ class Settings(BaseSettings):
     webhook_endpoint_concurrency: int = Field(default=4, gt=0)
     webhook_company_concurrency: int = Field(default=8, gt=0)
 
+    # E-mail intake (docs/email.md): each company's address is `<token>@<mail_domain>`;
+    # `docintake mail` listens on mail_host:mail_port and refuses messages over
+    # max_message_bytes (552, announced with the SIZE extension).
+    mail_domain: str = "mail.localhost"
+    mail_host: str = "127.0.0.1"
+    mail_port: int = Field(default=2525, gt=0, lt=65536)
+    max_message_bytes: int = Field(default=50 * MIB, gt=0)
+
     @property
     def max_request_bytes(self) -> int:
         """The hard cap on a request body: four times the per-file limit."""

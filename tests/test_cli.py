@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import smtplib
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from fastapi.testclient import TestClient
@@ -45,7 +48,9 @@ def test_company_and_keys_lifecycle(tmp_path: Path) -> None:
     )
     assert created.returncode == 0, created.stderr
     company = json.loads(created.stdout.strip().splitlines()[-1])
-    assert set(company) == {"companyId", "apiKey"}
+    assert set(company) == {"companyId", "apiKey", "intakeAddress"}
+    token, domain = company["intakeAddress"].split("@")
+    assert domain == "mail.localhost" and len(token) == 24 and token.isalnum()
 
     second = json.loads(
         _docintake(
@@ -104,3 +109,44 @@ def test_demo_company_prints_a_key_and_a_web_login_once(tmp_path: Path) -> None:
         assert signed_in.status_code == 303
         inbox = client.get(signed_in.headers["location"])
         assert inbox.status_code == 200 and email in inbox.text
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _smtp_when_listening(port: int, server: subprocess.Popen[bytes]) -> smtplib.SMTP:
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            return smtplib.SMTP("127.0.0.1", port, timeout=10)
+        except OSError:
+            assert server.poll() is None and time.monotonic() < deadline, "no SMTP server"
+            time.sleep(0.2)
+
+
+def test_mail_serves_the_intake_addresses_of_the_companies_made(tmp_path: Path) -> None:
+    assert _docintake(tmp_path, "migrate").returncode == 0
+    created = _docintake(tmp_path, "company", "create", "--name", "Mail GmbH", "--json")
+    address = json.loads(created.stdout.strip().splitlines()[-1])["intakeAddress"]
+    port = _free_port()
+    env = {**os.environ, "DOCINTAKE_VAR_DIR": str(tmp_path), "DOCINTAKE_MAIL_PORT": str(port)}
+    env.pop("DOCINTAKE_DATABASE_URL", None)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "mail"],
+        env=env,
+        cwd=Path(__file__).parent.parent,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        with _smtp_when_listening(port, server) as client:
+            client.ehlo()
+            client.mail("sender@example.com")
+            assert client.rcpt(address)[0] == 250
+            assert client.rcpt("nobody@" + address.split("@")[1])[0] == 550
+    finally:
+        server.terminate()
+        assert server.wait(30) == 0

@@ -25,6 +25,7 @@ from api.web import (
     inbox,
     language,
     login,
+    mail_pages,
     results,
     settings_pages,
     webhook_pages,
@@ -49,6 +50,7 @@ def web_router() -> APIRouter:
     router.include_router(settings_pages.router)
     router.include_router(webhook_pages.router)
     router.include_router(datev_pages.router)
+    router.include_router(mail_pages.router)
     router.include_router(results.router)
     router.include_router(bank_account_pages.router)
     return router

@@ -285,6 +285,11 @@ BATCH_COLUMNS: Spec = (
     ("created_at", Batch.created_at, "ts"),
     ("finished_at", Batch.finished_at, "ts"),
     ("updated_at", Batch.updated_at, "ts"),
+    ("source_type", Batch.source_type, "text"),
+    ("mail_from", Batch.mail_from, "text"),
+    ("mail_subject", Batch.mail_subject, "text"),
+    ("message_id", Batch.message_id, "text"),
+    ("received_at", Batch.received_at, "ts"),
     *((status.value, _status_count(status), "int") for status in UploadStatus),
 )
 

@@ -115,6 +115,11 @@ _KEYED_BATCH_HEAD = (
         _batches.c.document_type,
         _batches.c.unpack_state,
         _batches.c.created_at,
+        _batches.c.source_type,
+        _batches.c.mail_from,
+        _batches.c.mail_subject,
+        _batches.c.message_id,
+        _batches.c.received_at,
     )
     .select_from(_keys.outerjoin(_batches, _of_the_key(_batches, "batch_id")))
     .where(*_ACTIVE_KEYS)
@@ -164,6 +169,11 @@ class BatchHead:
     document_type: str
     unpack_state: str
     created_at: datetime
+    source_type: str = "api"
+    mail_from: str | None = None
+    mail_subject: str | None = None
+    message_id: str | None = None
+    received_at: datetime | None = None
 
 
 def keyed_batch_head(

@@ -18,6 +18,7 @@ from sqlalchemy import ColumnElement, Select, and_, bindparam, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from processors.base import FailureCode
+from processors.email_message import MessageHead
 from storage.db import locked
 from storage.models import Batch, Company, Upload, UTCDateTime, utcnow
 from storage.repositories.uploads import record_move
@@ -297,6 +298,21 @@ def mark_unpacked(session: Session, batch_id: uuid.UUID) -> None:
         update(Batch)
         .where(Batch.id == batch_id, Batch.unpack_state == UnpackState.PENDING)
         .values(unpack_state=UnpackState.DONE)
+    )
+
+
+def record_message_head(session: Session, batch_id: uuid.UUID, head: MessageHead) -> None:
+    """An e-mail batch's sender, subject, Message-ID and Authentication-Results, as its
+    message's header says (read when it was unpacked)."""
+    session.execute(
+        update(Batch)
+        .where(Batch.id == batch_id)
+        .values(
+            mail_from=head.sender or Batch.mail_from,
+            mail_subject=head.subject,
+            message_id=head.message_id,
+            authentication_results=head.authentication_results,
+        )
     )
 
 

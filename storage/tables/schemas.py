@@ -121,7 +121,7 @@ STATUS_HISTORY = TableSchema(
 
 BATCHES = TableSchema(
     "batches",
-    1,
+    2,
     "One row per batch (ZIP archive), with counts of its uploads by status. "
     "Partition date: the day the batch was created (UTC).",
     (
@@ -145,6 +145,11 @@ BATCHES = TableSchema(
         _col("finished_at", UTC_MICROS, "when the pipeline finished the batch", True),
         _col("updated_at", UTC_MICROS, "last change of the batch row"),
         _col("duration_seconds", pl.Float64(), "finished_at - created_at", True),
+        _col("source_type", pl.String(), "api or email"),
+        _col("mail_from", pl.String(), "an e-mail batch's sender", True),
+        _col("mail_subject", pl.String(), "an e-mail batch's subject", True),
+        _col("message_id", pl.String(), "an e-mail batch's Message-ID", True),
+        _col("received_at", UTC_MICROS, "when an e-mail batch's message arrived", True),
     ),
 )
 

@@ -19,7 +19,16 @@ from storage.states import UploadStatus
 from tests.api.helpers import assert_problem, make_zip, pdf_bytes, post_batch
 from tests.conftest import Tenant
 
-BATCH_FIELDS = {"id", "externalId", "documentType", "status", "counts", "uploads", "createdAt"}
+BATCH_FIELDS = {
+    "id",
+    "externalId",
+    "documentType",
+    "status",
+    "counts",
+    "uploads",
+    "createdAt",
+    "source",  # an extension of the spec's batch: docs/email.md
+}
 ZERO_COUNTS = {"total": 0, "queued": 0, "processing": 0, "completed": 0, "failed": 0, "deleted": 0}
 
 
@@ -37,6 +46,7 @@ def test_batch_is_accepted_as_processing_with_every_field(
     assert response.status_code == 202
     body = response.json()
     assert set(body) == BATCH_FIELDS
+    assert body["source"] == {"type": "api"}
     assert body["status"] == "processing"
     assert body["uploads"] == []
     assert body["counts"] == ZERO_COUNTS

@@ -18,12 +18,10 @@ from prefect.client.schemas.filters import (
 )
 
 from flows.export import REPORT_ARTIFACT_KEY, export_status_tables
-from flows.pipeline import process_batch
 from flows.work import WorkerEnv
 from flows.worker import Worker
 from storage.models import utcnow
 from storage.objectstore import LocalDirStore, S3Store, s3_reader_options
-from storage.repositories import work as work_repo
 from storage.tables.read import scan_table
 from storage.tables.schemas import BATCHES, STATUS_HISTORY, UPLOADS
 from storage.tables.state import load_state
@@ -31,6 +29,7 @@ from tests.api.helpers import make_zip, post_batch
 from tests.conftest import Tenant
 from tests.flows.samples import blank_pdf
 from tests.storage.tables_data import add_upload
+from tests.support.pipeline import run_claimed_batch
 from tests.support.seaweed import ACCESS_KEY, SECRET_KEY, SeaweedServer
 
 
@@ -75,22 +74,13 @@ def test_the_export_flow_writes_the_tables_and_publishes_the_report(
     assert f"[open]({env.settings.public_base_url}/app/uploads/{upload.id})" in report
 
 
-def _run_batch(env: WorkerEnv) -> tuple[str, dict[str, int]]:
-    with env.db.session() as session:
-        batch = work_repo.claim_batch(session, env.owner, env.lease)
-        assert batch is not None
-        batch_id = str(batch.id)
-        session.commit()
-    return batch_id, process_batch(batch_id)
-
-
 def test_a_finished_batch_is_in_the_tables_at_once(
     api: TestClient, company: Tenant, env: WorkerEnv
 ) -> None:
     archive = make_zip({"a.pdf": blank_pdf("a"), "b.pdf": blank_pdf("b")})
     post_batch(api, company.headers, archive, documentType="other_document")
 
-    batch_id, counts = _run_batch(env)
+    batch_id, counts = run_claimed_batch(env)
 
     assert counts == {"completed": 2}
     batches = scan_table(env.store, BATCHES).collect()
@@ -115,7 +105,7 @@ def test_a_failed_table_export_does_not_fail_the_batch(
     blocker.write_bytes(b"not a directory")
     post_batch(api, company.headers, make_zip({"a.pdf": blank_pdf("a")}))
 
-    _, counts = _run_batch(env)
+    _, counts = run_claimed_batch(env)
 
     assert counts == {"completed": 1}
     assert blocker.read_bytes() == b"not a directory"

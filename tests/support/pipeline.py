@@ -86,6 +86,20 @@ def env(
     yield worker_env
 
 
+def run_claimed_batch(env: WorkerEnv) -> tuple[str, dict[str, int]]:
+    """Claim the oldest waiting batch as a worker would and run `process-batch` on it:
+    its id and the counts of its uploads' terminal states."""
+    from flows.pipeline import process_batch
+    from storage.repositories import work as work_repo
+
+    with env.db.session() as session:
+        batch = work_repo.claim_batch(session, env.owner, env.lease)
+        assert batch is not None
+        batch_id = str(batch.id)
+        session.commit()
+    return batch_id, process_batch(batch_id)
+
+
 @pytest.fixture
 def api(env: WorkerEnv) -> Iterator[TestClient]:
     services = Services(settings=env.settings, db=env.db, store=env.store)

@@ -140,6 +140,7 @@ def site(
         "/app/settings/datev",
         "/app/exports/datev?from=2000-01-01&to=2099-12-31",  # refused: many fiscal years
         "/app/exports/datev?from=2026-01-01&to=2026-12-31",
+        "/app/settings/email",
         f"/app/uploads/{uuid.uuid4()}",  # the 404 page
         f"/app/uploads/{failed}",
         f"/app/uploads/{read['invalid']['id']}",

@@ -1,7 +1,7 @@
 """bank accounts: the IBANs supplier invoices asked to be paid into, and the warnings
 
 Revision ID: 0015
-Revises: 0013
+Revises: 0014
 Create Date: 2026-11-28 14:40:00
 
 `payee_accounts` holds each supplier invoice's IBANs under its supplier's key;
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0015"
-down_revision = "0013"
+down_revision = "0014"
 branch_labels = None
 depends_on = None
 
