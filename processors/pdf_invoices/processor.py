@@ -31,9 +31,12 @@ from processors.pdf_invoices.classify import (
 )
 from processors.pdf_invoices.evidence import field_evidence
 from processors.pdf_invoices.fields import Reading, extract_invoice, read_invoice
+from processors.pdf_invoices.labels import BUYER_LABEL
+from processors.pdf_invoices.letterhead import geometry_block, geometry_seller
 from processors.pdf_invoices.window import window_buyer
 from processors.pdf_layout.lines import PageLayout
 from processors.pdf_text import PdfText, read_pdf_text
+from processors.results.evidence import EvidenceField
 from processors.results.invoice import InvoiceChecks, InvoiceResult, TextClassification
 from processors.text_values import forget_lines
 
@@ -80,7 +83,7 @@ class PdfTextInvoiceProcessor:
             raise Declined(f"not an invoice (score {classification.score})")
         reading = read_invoice(text, classification.credit_note)
         pages = _pages(pdf_text)
-        reading = _with_window_buyer(reading, pages)
+        reading = _with_geometry_seller(_with_window_buyer(reading, pages), pages)
         invoice, checks = reading.invoice, reading.checks
         if pdf_text.ocr is not None and not pdf_text.ocr.trusted:
             checks = {**checks, "ocr": "low_confidence", "confidence": "low", "needsReview": True}
@@ -107,14 +110,36 @@ def _pages(pdf_text: PdfText) -> tuple[PageLayout, ...]:
 
 
 def _with_window_buyer(reading: Reading, pages: tuple[PageLayout, ...]) -> Reading:
-    """The buyer from the address window where no label named one."""
+    """The buyer from a labelled block of the page's words (`low`: the text did not read
+    the block, so its lines are in doubt), else the address window, where the text named
+    none."""
     invoice = reading.invoice
     if invoice.buyer.name is not None:
         return reading
-    name = window_buyer(pages)
+    in_block = geometry_block(pages, BUYER_LABEL)
+    name = in_block or window_buyer(pages)
     if name is None:
         return reading
-    return replace(reading, invoice=replace(invoice, buyer=replace(invoice.buyer, name=name)))
+    buyer = replace(invoice.buyer, name=name)
+    doubts = {**reading.doubts, EvidenceField.BUYER_NAME: _LAYOUT_DOUBT} if in_block else {}
+    return replace(reading, invoice=replace(invoice, buyer=buyer), doubts=doubts or reading.doubts)
+
+
+def _with_geometry_seller(reading: Reading, pages: tuple[PageLayout, ...]) -> Reading:
+    """The seller from a block or the letterhead address where the text named none; `low`,
+    since neither a label on a text line nor a legal form vouches for it."""
+    invoice = reading.invoice
+    if invoice.seller.name is not None:
+        return reading
+    name = geometry_seller(pages, invoice.buyer.name)
+    if name is None:
+        return reading
+    seller = replace(invoice.seller, name=name)
+    doubts = {**reading.doubts, EvidenceField.SELLER_NAME: _LAYOUT_DOUBT}
+    return replace(reading, invoice=replace(invoice, seller=seller), doubts=doubts)
+
+
+_LAYOUT_DOUBT = "read from the page's layout, not from a labelled line"
 
 
 def read_text(data: bytes, ocr_command: str = DEFAULT_COMMAND) -> str:
