@@ -238,13 +238,17 @@ def _date_in_column(
         if not is_header_row(line, minimum=2):
             continue
         for cell in cells(line):
-            name = cell.text.rstrip(":# ")
+            name = _ON.sub("", cell.text.rstrip(":# "))
             if not label.fullmatch(name) or any(n.search(name) for n in not_labels):
                 continue
             dates = find_dates(cell_below(lines, index, cell) or "", month_first)
             if dates:
                 return dates[0].value
     return None
+
+
+_ON = re.compile(r"(?<=\w)\s+(?:am|vom|on|le|du|op|il|el)$", re.IGNORECASE)
+"""A header cell `Fällig am`, `Datum vom`, `Échéance le`: the label and its preposition."""
 
 
 def _currency(text: str) -> str | None:

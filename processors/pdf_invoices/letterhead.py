@@ -24,7 +24,7 @@ _ADDRESS_DEPTH = 3
 def geometry_seller(pages: tuple[PageLayout, ...], buyer: str | None) -> str | None:
     if not pages:
         return None
-    return geometry_block(pages, SELLER_LABEL) or letterhead_name(pages[0], buyer)
+    return geometry_block(pages, SELLER_LABEL) or address_name(pages[0], buyer)
 
 
 def geometry_block(pages: tuple[PageLayout, ...], label: re.Pattern[str]) -> str | None:
@@ -39,9 +39,10 @@ def geometry_block(pages: tuple[PageLayout, ...], label: re.Pattern[str]) -> str
     return None
 
 
-def letterhead_name(page: PageLayout, buyer: str | None) -> str | None:
-    """The nearest line naming someone over the first postal line in the upper half."""
-    other = (buyer or "").casefold()
+def address_name(page: PageLayout, not_of: str | None) -> str | None:
+    """The nearest line naming someone over the first postal line in the upper half whose
+    name is not `not_of` (the other party)."""
+    other = (not_of or "").casefold()
     lines = page.lines
     for line in lines:
         if line.box.y0 > _UPPER * page.height or not POSTAL.search(line.text):

@@ -32,7 +32,7 @@ from processors.pdf_invoices.classify import (
 from processors.pdf_invoices.evidence import field_evidence
 from processors.pdf_invoices.fields import Reading, extract_invoice, read_invoice
 from processors.pdf_invoices.labels import BUYER_LABEL
-from processors.pdf_invoices.letterhead import geometry_block, geometry_seller
+from processors.pdf_invoices.letterhead import address_name, geometry_block, geometry_seller
 from processors.pdf_invoices.window import window_buyer
 from processors.pdf_layout.lines import PageLayout
 from processors.pdf_text import PdfText, read_pdf_text
@@ -110,18 +110,22 @@ def _pages(pdf_text: PdfText) -> tuple[PageLayout, ...]:
 
 
 def _with_window_buyer(reading: Reading, pages: tuple[PageLayout, ...]) -> Reading:
-    """The buyer from a labelled block of the page's words (`low`: the text did not read
-    the block, so its lines are in doubt), else the address window, where the text named
-    none."""
+    """The buyer from a labelled block of the page's words, else the address window, else
+    the first address in the upper half that is not the seller's, where the text named
+    none. `low` unless from the window: no label on a text line vouches for it."""
     invoice = reading.invoice
     if invoice.buyer.name is not None:
         return reading
-    in_block = geometry_block(pages, BUYER_LABEL)
-    name = in_block or window_buyer(pages)
+    in_window = window_buyer(pages)
+    name = geometry_block(pages, BUYER_LABEL) or in_window
+    if name is None and pages:
+        name = address_name(pages[0], invoice.seller.name)
     if name is None:
         return reading
     buyer = replace(invoice.buyer, name=name)
-    doubts = {**reading.doubts, EvidenceField.BUYER_NAME: _LAYOUT_DOUBT} if in_block else {}
+    doubts = (
+        {**reading.doubts, EvidenceField.BUYER_NAME: _LAYOUT_DOUBT} if name != in_window else {}
+    )
     return replace(reading, invoice=replace(invoice, buyer=buyer), doubts=doubts or reading.doubts)
 
 
