@@ -66,7 +66,7 @@ VALIDITY = guarded(
 NUMBER_LABEL = guarded(
     r"(rechnungs?[- ]?(?:nr|nummer|no)\b\.?|rechnung\s*(?:#|nr\.?|nummer)|"
     r"invoice\s*(?:no\b\.?|number|#|nr\.?)|facture\s*n[°o]\.?|factuurnummer|"
-    r"factuur\s*(?:nr\.?|nummer))",
+    r"factuur\s*(?:nr\.?|nummer)|beleg[- ]?(?:nr|nummer)\b\.?)",
     _I,
 )
 NUMBER_VALUE = guarded(r"#?\s*([A-Z0-9][A-Z0-9/_\-.]*\d[A-Z0-9/_\-]*)", _I)
