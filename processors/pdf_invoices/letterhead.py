@@ -12,6 +12,7 @@ from processors.pdf_invoices.labels import SELLER_LABEL
 from processors.pdf_invoices.parties import bare_label, block_name, labelled_value, name_like
 from processors.pdf_invoices.window import POSTAL, STREET
 from processors.pdf_layout.lines import Line, PageLayout
+from processors.text_values import find_ibans
 
 _UPPER = 0.5
 """A letterhead address is printed in the upper half of the page."""
@@ -62,9 +63,14 @@ def _column(lines: tuple[Line, ...], start: Line, below: bool) -> list[Line]:
         for line in lines
         if line.box.x0 < box.x1
         and line.box.x1 > box.x0
-        and (line.box.y0 >= box.y1 if below else line.box.y1 <= box.y0)
+        and (_middle(line) > box.y1 if below else _middle(line) < box.y0)
     ]
     return sorted(found, key=lambda line: line.box.y0, reverse=not below)
+
+
+def _middle(line: Line) -> float:
+    """Loose boxes (ascent to descent) of stacked lines overlap: compare their middles."""
+    return (line.box.y0 + line.box.y1) / 2
 
 
 def _name_above(lines: list[str]) -> str | None:
@@ -74,4 +80,21 @@ def _name_above(lines: list[str]) -> str | None:
         if bare_label(text) or labelled_value(text) or not name_like(text):
             return None
         return text
+    return None
+
+
+_IBAN_CELL = re.compile(r"^\s*IBAN\s*:?\s*$", re.IGNORECASE)
+
+
+def iban_in_column(pages: tuple[PageLayout, ...]) -> str | None:
+    """An IBAN under its column header, wrapped over two lines of its cell (`IBAN` over
+    `DE67 1004 8392 7221` and `8882 72`)."""
+    for page in pages:
+        lines = page.lines
+        for line in lines:
+            if _IBAN_CELL.match(line.text):
+                cell = " ".join(each.text for each in _column(lines, line, below=True)[:2])
+                found = find_ibans(cell)
+                if found:
+                    return found[0]
     return None

@@ -20,7 +20,7 @@ from processors.base import (
     ProcessingContext,
     ProcessingError,
 )
-from processors.invoice_model import invoice_direction
+from processors.invoice_model import PaymentMeans, invoice_direction
 from processors.json_fields import from_json
 from processors.ocr import DEFAULT_COMMAND
 from processors.pdf_invoices.classify import (
@@ -32,7 +32,12 @@ from processors.pdf_invoices.classify import (
 from processors.pdf_invoices.evidence import field_evidence
 from processors.pdf_invoices.fields import Reading, extract_invoice, read_invoice
 from processors.pdf_invoices.labels import BUYER_LABEL
-from processors.pdf_invoices.letterhead import address_name, geometry_block, geometry_seller
+from processors.pdf_invoices.letterhead import (
+    address_name,
+    geometry_block,
+    geometry_seller,
+    iban_in_column,
+)
 from processors.pdf_invoices.window import window_buyer
 from processors.pdf_layout.lines import PageLayout
 from processors.pdf_text import PdfText, read_pdf_text
@@ -84,6 +89,7 @@ class PdfTextInvoiceProcessor:
         reading = read_invoice(text, classification.credit_note)
         pages = _pages(pdf_text)
         reading = _with_geometry_seller(_with_window_buyer(reading, pages), pages)
+        reading = _with_column_iban(reading, pages)
         invoice, checks = reading.invoice, reading.checks
         if pdf_text.ocr is not None and not pdf_text.ocr.trusted:
             checks = {**checks, "ocr": "low_confidence", "confidence": "low", "needsReview": True}
@@ -141,6 +147,21 @@ def _with_geometry_seller(reading: Reading, pages: tuple[PageLayout, ...]) -> Re
     seller = replace(invoice.seller, name=name)
     doubts = {**reading.doubts, EvidenceField.SELLER_NAME: _LAYOUT_DOUBT}
     return replace(reading, invoice=replace(invoice, seller=seller), doubts=doubts)
+
+
+def _with_column_iban(reading: Reading, pages: tuple[PageLayout, ...]) -> Reading:
+    """The IBAN wrapped in its table cell where the text found none."""
+    invoice = reading.invoice
+    if invoice.payment_means and invoice.payment_means[0].payee_iban:
+        return reading
+    iban = iban_in_column(pages)
+    if iban is None:
+        return reading
+    means = invoice.payment_means[0] if invoice.payment_means else PaymentMeans()
+    paid = replace(means, type_code="58", payee_iban=iban)
+    return replace(
+        reading, invoice=replace(invoice, payment_means=(paid, *invoice.payment_means[1:]))
+    )
 
 
 _LAYOUT_DOUBT = "read from the page's layout, not from a labelled line"
