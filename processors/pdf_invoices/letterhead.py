@@ -74,7 +74,10 @@ def _middle(line: Line) -> float:
 
 
 def _name_above(lines: list[str]) -> str | None:
-    for text in lines:
+    """The line over the street (`Benrath`, a district between street and postal code,
+    is no name); the nearest line when no street is printed."""
+    street = next((i for i, text in enumerate(lines) if STREET.search(text)), None)
+    for text in lines[street + 1 :] if street is not None else lines:
         if STREET.search(text) or POSTAL.search(text):
             continue
         if bare_label(text) or labelled_value(text) or not name_like(text):
