@@ -29,6 +29,7 @@ from processors.pdf_invoices.totals import totals, vat_doubt
 from processors.pdf_invoices.totals_choice import totals_doubts
 from processors.results.evidence import EvidenceField
 from processors.text_values import (
+    IBAN_LENGTHS,
     cell_below,
     cells,
     find_amounts,
@@ -60,6 +61,7 @@ def read_invoice(text: str, credit_note: bool = False) -> Reading:
     decided, breakdown, checks = totals(lines, credit_note)
     seller_vat, buyer_vat = vat_ids(lines)
     ibans = find_ibans(text)
+    unverified = None if ibans else _unverified_iban(text)
     issued, issue_doubt = _issue_date(lines, month_first)
     invoice = Invoice(
         number=invoice_number(lines),
@@ -78,12 +80,28 @@ def read_invoice(text: str, credit_note: bool = False) -> Reading:
             amount_due=decided.amount_due,
         ),
         vat_breakdown=breakdown,
-        payment_means=_payment_means(text, lines, ibans),
+        payment_means=_payment_means(text, lines, [unverified] if unverified else ibans),
     )
     doubts = {**totals_doubts(decided), **_field_doubts(issue_doubt, vat_doubt(lines, decided.vat))}
+    if unverified:
+        doubts[EvidenceField.PAYEE_IBAN] = "printed after IBAN, but its check digits do not verify"
     if doubts:
         checks = {**checks, "confidence": "low", "needsReview": True}
     return Reading(invoice, checks, doubts)
+
+
+_LABELLED_IBAN = re.compile(r"\bIBAN\b\s*:?\s*([A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30})")
+
+
+def _unverified_iban(text: str) -> str | None:
+    """An IBAN printed after its label, of its country's length, whose checksum fails (a
+    typo, or a sample's made-up account): read, and doubted."""
+    for match in _LABELLED_IBAN.finditer(text):
+        compact = re.sub(r"\s", "", match.group(1))
+        length = IBAN_LENGTHS.get(compact[:2])
+        if length is not None and len(compact) >= length:
+            return compact[:length]
+    return None
 
 
 def _field_doubts(issue_doubt: bool, vat_in_doubt: bool) -> dict[EvidenceField, str]:
@@ -238,13 +256,17 @@ def _date_in_column(
         if not is_header_row(line, minimum=2):
             continue
         for cell in cells(line):
-            name = cell.text.rstrip(":# ")
+            name = _ON.sub("", cell.text.rstrip(":# "))
             if not label.fullmatch(name) or any(n.search(name) for n in not_labels):
                 continue
             dates = find_dates(cell_below(lines, index, cell) or "", month_first)
             if dates:
                 return dates[0].value
     return None
+
+
+_ON = re.compile(r"(?<=\w)\s+(?:am|vom|on|le|du|op|il|el)$", re.IGNORECASE)
+"""A header cell `Fällig am`, `Datum vom`, `Échéance le`: the label and its preposition."""
 
 
 def _currency(text: str) -> str | None:

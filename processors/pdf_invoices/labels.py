@@ -66,7 +66,7 @@ VALIDITY = guarded(
 NUMBER_LABEL = guarded(
     r"(rechnungs?[- ]?(?:nr|nummer|no)\b\.?|rechnung\s*(?:#|nr\.?|nummer)|"
     r"invoice\s*(?:no\b\.?|number|#|nr\.?)|facture\s*n[°o]\.?|factuurnummer|"
-    r"factuur\s*(?:nr\.?|nummer))",
+    r"factuur\s*(?:nr\.?|nummer)|beleg[- ]?(?:nr|nummer)\b\.?)",
     _I,
 )
 NUMBER_VALUE = guarded(r"#?\s*([A-Z0-9][A-Z0-9/_\-.]*\d[A-Z0-9/_\-]*)", _I)
@@ -162,6 +162,8 @@ BUYER_VAT_HINT = guarded(r"\b(uw|your|ihre?)\b", _I)
 TAX_NUMBER = guarded(r"(?:steuer-?\s?nr\.?|steuernummer|st\.-?nr\.?)\s*:?\s*([\d/ ]{8,16}\d)", _I)
 BUYER_LABEL = guarded(
     r"^\s*(bill\s*to(?:\s*address)?|invoice\s*to|billing\s*address|rechnungsempfänger|rechnung\s*an|"
+    r"rechnungsa(?:dresse|nschrift)|adresse\s*(?:du\s*client|de\s*facturation)|"
+    r"fattura(?:re|to)\s*a|intestatario|facturado\s*a|direcci[óo]n\s*de\s*facturaci[óo]n|"
     r"factuuradres|factuur\s*aan|käufer|leistungsempfänger|kunde|buyer|customer|sold\s*to|client|"
     r"acheteur|destinataire|factur[ée]\s*à|klant|cliente|destinatario|facturar\s*a)\b",
     _I,

@@ -98,7 +98,7 @@ def seller_name(lines: list[str]) -> str | None:
     """The name in a seller block (`Verkäufer` / `Name: Lieferant GmbH`), else the first
     part of the return-address line, else the first short line that carries a legal
     form."""
-    in_block = _block_name(lines, SELLER_LABEL)
+    in_block = block_name(lines, SELLER_LABEL)
     if in_block is not None:
         return in_block
     index = _return_address(lines)
@@ -113,7 +113,7 @@ def seller_name(lines: list[str]) -> str | None:
 def buyer_name(lines: list[str]) -> str | None:
     """The name in a buyer block (Rechnungsempfänger, Käufer, Bill to, Client, ...),
     else the line under the return-address line."""
-    in_block = _block_name(lines, BUYER_LABEL)
+    in_block = block_name(lines, BUYER_LABEL)
     if in_block is not None:
         return in_block
     sender = _return_address(lines)
@@ -127,7 +127,7 @@ _BLOCK_DEPTH = 5
 """Lines under a party label searched for its name (number, GLN, contact lines first)."""
 
 
-def _block_name(lines: list[str], label: re.Pattern[str]) -> str | None:
+def block_name(lines: list[str], label: re.Pattern[str]) -> str | None:
     for index, line in enumerate(lines):
         match = label.match(line)
         if match is None:
@@ -137,7 +137,7 @@ def _block_name(lines: list[str], label: re.Pattern[str]) -> str | None:
         if rest and not bare_label(rest):
             if not _VALUE_FOLLOWS.match(after) and not _ADDRESSED.search(match.group()):
                 continue  # `Lieferant GmbH`: a name that starts like a label
-            if name_like(_without_label(rest)) and not _labelled_value(rest):
+            if name_like(_without_label(rest)) and not labelled_value(rest):
                 return _without_label(rest)
             continue
         for below in lines[index + 1 : index + 1 + _BLOCK_DEPTH]:
@@ -146,7 +146,7 @@ def _block_name(lines: list[str], label: re.Pattern[str]) -> str | None:
                 break
             if NAME_LABEL.match(text):
                 return _without_label(text)
-            if text and name_like(text) and not _labelled_value(text):
+            if text and name_like(text) and not labelled_value(text):
                 return text
     return None
 
@@ -180,7 +180,7 @@ _SALUTATION = re.compile(
 )
 
 
-def _labelled_value(text: str) -> bool:
+def labelled_value(text: str) -> bool:
     """`Nummer: GE2020211`, `Kundennummer: 4711`: a field of the block, not its name."""
     return bool(_LABELLED.match(text)) and not NAME_LABEL.match(text)
 

@@ -20,7 +20,7 @@ from processors.base import (
     ProcessingContext,
     ProcessingError,
 )
-from processors.invoice_model import invoice_direction
+from processors.invoice_model import PaymentMeans, invoice_direction
 from processors.json_fields import from_json
 from processors.ocr import DEFAULT_COMMAND
 from processors.pdf_invoices.classify import (
@@ -31,10 +31,17 @@ from processors.pdf_invoices.classify import (
 )
 from processors.pdf_invoices.evidence import field_evidence
 from processors.pdf_invoices.fields import Reading, extract_invoice, read_invoice
+from processors.pdf_invoices.labels import BUYER_LABEL
+from processors.pdf_invoices.letterhead import (
+    address_name,
+    geometry_block,
+    geometry_seller,
+    iban_in_column,
+)
 from processors.pdf_invoices.window import window_buyer
-from processors.pdf_layout.document import read_layout
 from processors.pdf_layout.lines import PageLayout
 from processors.pdf_text import PdfText, read_pdf_text
+from processors.results.evidence import EvidenceField
 from processors.results.invoice import InvoiceChecks, InvoiceResult, TextClassification
 from processors.text_values import forget_lines
 
@@ -66,7 +73,7 @@ class PdfTextInvoiceProcessor:
 
     def process(self, data: bytes, context: ProcessingContext) -> Outcome:
         forget_lines()
-        pdf_text = read_pdf_text(data, context.ocr_command, MAX_PAGES)
+        pdf_text = read_pdf_text(data, context.ocr_command, MAX_PAGES, with_words=True)
         if pdf_text.empty:
             if context.document_type is DocumentType.AUTO:
                 raise Declined("nothing to read (no text, nothing drawn): an other document")
@@ -80,8 +87,9 @@ class PdfTextInvoiceProcessor:
         if not classification.is_invoice:
             raise Declined(f"not an invoice (score {classification.score})")
         reading = read_invoice(text, classification.credit_note)
-        pages = _pages(data)
-        reading = _with_window_buyer(reading, pages)
+        pages = _pages(pdf_text)
+        reading = _with_geometry_seller(_with_window_buyer(reading, pages), pages)
+        reading = _with_column_iban(reading, pages)
         invoice, checks = reading.invoice, reading.checks
         if pdf_text.ocr is not None and not pdf_text.ocr.trusted:
             checks = {**checks, "ocr": "low_confidence", "confidence": "low", "needsReview": True}
@@ -100,23 +108,63 @@ class PdfTextInvoiceProcessor:
         )
 
 
-def _pages(data: bytes) -> tuple[PageLayout, ...]:
-    """The words of the first pages with their boxes; none for a PDF PDFium cannot read."""
-    try:
-        return read_layout(data, MAX_PAGES)
-    except ProcessingError:
-        return ()
+def _pages(pdf_text: PdfText) -> tuple[PageLayout, ...]:
+    """The words of the first pages with their boxes, from the text page the text layer
+    loaded (or from OCR): about 3 ms a document, where a second PDFium pass took
+    0.3-0.7 s under load (docs/pdf_invoices.md)."""
+    return tuple(PageLayout.of(words) for words in pdf_text.words or ())
 
 
 def _with_window_buyer(reading: Reading, pages: tuple[PageLayout, ...]) -> Reading:
-    """The buyer from the address window where no label named one."""
+    """The buyer from a labelled block of the page's words, else the address window, else
+    the first address in the upper half that is not the seller's, where the text named
+    none. `low` unless from the window: no label on a text line vouches for it."""
     invoice = reading.invoice
     if invoice.buyer.name is not None:
         return reading
-    name = window_buyer(pages)
+    in_window = window_buyer(pages)
+    name = geometry_block(pages, BUYER_LABEL) or in_window
+    if name is None and pages:
+        name = address_name(pages[0], invoice.seller.name)
     if name is None:
         return reading
-    return replace(reading, invoice=replace(invoice, buyer=replace(invoice.buyer, name=name)))
+    buyer = replace(invoice.buyer, name=name)
+    doubts = (
+        {**reading.doubts, EvidenceField.BUYER_NAME: _LAYOUT_DOUBT} if name != in_window else {}
+    )
+    return replace(reading, invoice=replace(invoice, buyer=buyer), doubts=doubts or reading.doubts)
+
+
+def _with_geometry_seller(reading: Reading, pages: tuple[PageLayout, ...]) -> Reading:
+    """The seller from a block or the letterhead address where the text named none; `low`,
+    since neither a label on a text line nor a legal form vouches for it."""
+    invoice = reading.invoice
+    if invoice.seller.name is not None:
+        return reading
+    name = geometry_seller(pages, invoice.buyer.name)
+    if name is None:
+        return reading
+    seller = replace(invoice.seller, name=name)
+    doubts = {**reading.doubts, EvidenceField.SELLER_NAME: _LAYOUT_DOUBT}
+    return replace(reading, invoice=replace(invoice, seller=seller), doubts=doubts)
+
+
+def _with_column_iban(reading: Reading, pages: tuple[PageLayout, ...]) -> Reading:
+    """The IBAN wrapped in its table cell where the text found none."""
+    invoice = reading.invoice
+    if invoice.payment_means and invoice.payment_means[0].payee_iban:
+        return reading
+    iban = iban_in_column(pages)
+    if iban is None:
+        return reading
+    means = invoice.payment_means[0] if invoice.payment_means else PaymentMeans()
+    paid = replace(means, type_code="58", payee_iban=iban)
+    return replace(
+        reading, invoice=replace(invoice, payment_means=(paid, *invoice.payment_means[1:]))
+    )
+
+
+_LAYOUT_DOUBT = "read from the page's layout, not from a labelled line"
 
 
 def read_text(data: bytes, ocr_command: str = DEFAULT_COMMAND) -> str:

@@ -12,8 +12,8 @@ from processors.pdf_invoices.parties import bare_label, name_like
 from processors.pdf_layout.lines import PageLayout
 from processors.pdf_layout.regions import PageRegions
 
-_POSTAL = re.compile(r"(?:^|\s)(?:[A-Z]{1,2}[- ]?)?\d{4,5}\s+\w")
-_STREET = re.compile(
+POSTAL = re.compile(r"(?:^|\s)(?:[A-Z]{1,2}[- ]?)?\d{4,5}\s+\w")
+STREET = re.compile(
     r"^\d|\d+\s*[a-z]?$|stra(?:ss|ß)e|str\.|\b(?:road|street|weg|allee|platz|gasse|rue|avenue|"
     r"laan|straat|via|calle)\b",
     re.IGNORECASE,
@@ -32,16 +32,16 @@ def window_buyer(pages: tuple[PageLayout, ...]) -> str | None:
     start = next((i + 1 for i, line in enumerate(lines) if _return_address(line)), 0)
     for index in range(start, len(lines)):
         line = lines[index]
-        if bare_label(line) or _STREET.search(line) or _POSTAL.search(line):
+        if bare_label(line) or STREET.search(line) or POSTAL.search(line):
             continue
         following = lines[index + 1 : index + 1 + _ADDRESS_DEPTH]
-        if name_like(line) and any(_POSTAL.search(below) for below in following):
+        if name_like(line) and any(POSTAL.search(below) for below in following):
             return line
     return None
 
 
 def _return_address(line: str) -> bool:
     """`Alphabet, Lilienthalallee 26, 80786 München`, `Name · Street · 12345 City`."""
-    return bool(_POSTAL.search(line)) and (
+    return bool(POSTAL.search(line)) and (
         line.count(",") >= 2 or bool(RETURN_ADDRESS_SEP.search(line))
     )
