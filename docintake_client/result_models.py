@@ -46,6 +46,10 @@ PaymentKind = Literal["credit_transfer", "direct_debit"]
 
 ReadMethod = Literal["text", "ocr", "text+ocr"]
 
+TaxIdKind = Literal["vat_id", "tax_number"]
+
+TaxIdVerdict = Literal["valid", "bad_check_digit", "bad_format", "not_checked"]
+
 TotalsCheck = Literal["passed", "failed", "incomplete"]
 
 
@@ -152,6 +156,7 @@ class FieldEvidence:
     box: Box = dataclasses.field(metadata={"key": "box"})
     confidence: Confidence = dataclasses.field(metadata={"key": "confidence"})
     reason: str | None = dataclasses.field(metadata={"key": "reason"}, default=None)
+    page_size: PageSize | None = dataclasses.field(metadata={"key": "pageSize"}, default=None)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -252,7 +257,7 @@ class InvoiceChecks:
 class InvoiceData:
     """Stored as `invoice`, the four direction keys, how it was read (a PDF's text:
     classification and checks; an e-invoice: validation; a hybrid PDF also the check
-    of its XML against its text), and the source."""
+    of its XML against its text), the check of its tax ids, and the source."""
 
     invoice: Invoice = dataclasses.field(metadata={"key": "invoice"})
     direction: DocumentType = dataclasses.field(metadata={"key": "direction"})
@@ -268,6 +273,9 @@ class InvoiceData:
     )
     hybrid_check: HybridCheck | None = dataclasses.field(
         metadata={"key": "hybridCheck"}, default=None
+    )
+    tax_ids: tuple[TaxIdCheck, ...] | None = dataclasses.field(
+        metadata={"key": "taxIds"}, default=None
     )
     source: Source = dataclasses.field(metadata={"key": "source"})
     evidence: tuple[FieldEvidence, ...] | None = dataclasses.field(
@@ -327,6 +335,9 @@ class OcrSummary:
     seconds: float = dataclasses.field(metadata={"key": "seconds"})
     review_advised: bool | None = dataclasses.field(metadata={"key": "reviewAdvised"}, default=None)
     pages_not_read: int = dataclasses.field(metadata={"key": "pagesNotRead"})
+    undecodable_pages: tuple[UndecodablePage, ...] | None = dataclasses.field(
+        metadata={"key": "undecodablePages"}, default=None
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -345,6 +356,14 @@ class OtherDocumentResultOut:
     data: FiledPdf | FiledXml | NonInvoiceXml | FiledPaymentFile = dataclasses.field(
         metadata={"key": "data"}
     )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PageSize:
+    """A page's size in points, as displayed: what a box is drawn on."""
+
+    width: float = dataclasses.field(metadata={"key": "width"})
+    height: float = dataclasses.field(metadata={"key": "height"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -534,8 +553,22 @@ class StatementTransaction:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class TaxIdCheck:
+    """One identifier printed on the invoice and what its offline check says. `country`:
+    the VAT id's prefix (EL for Greece); `regions`: the Länder whose Steuernummer
+    format the tax number fits."""
+
+    party: str = dataclasses.field(metadata={"key": "party"})
+    kind: TaxIdKind = dataclasses.field(metadata={"key": "kind"})
+    value: str = dataclasses.field(metadata={"key": "value"})
+    verdict: TaxIdVerdict = dataclasses.field(metadata={"key": "verdict"})
+    country: str | None = dataclasses.field(metadata={"key": "country"}, default=None)
+    regions: tuple[str, ...] = dataclasses.field(metadata={"key": "regions"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TextClassification:
-    """Why a PDF's text was taken for an invoice (processors/pdf_invoice_classify.py)."""
+    """Why a PDF's text was taken for an invoice (processors/pdf_invoices/classify.py)."""
 
     score: int = dataclasses.field(metadata={"key": "score"})
     signals: tuple[str, ...] = dataclasses.field(metadata={"key": "signals"})
@@ -554,6 +587,15 @@ class Totals:
     prepaid: Decimal | None = dataclasses.field(metadata={"key": "prepaid"})
     rounding: Decimal | None = dataclasses.field(metadata={"key": "rounding"})
     amount_due: Decimal | None = dataclasses.field(metadata={"key": "amountDue"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UndecodablePage:
+    """A page to be read by OCR whose images PDFium could not decode (a broken stream, a
+    codec it lacks): read as a page without text."""
+
+    page: int = dataclasses.field(metadata={"key": "page"})
+    filters: tuple[str, ...] = dataclasses.field(metadata={"key": "filters"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -14,6 +14,9 @@ re-exports each class, so `from processors.errors import OverLimit` works too.
 * ArchiveRejected (archive) - the whole ZIP is refused (intake answers 422, unpack fails
   the batch)
 * SourceUnreadable (archive) - the archive's bytes could not be fetched; the work waits
+* NotReadableZip (zipsafe) - no end record, or a central directory not where it says;
+  archive and sniff turn it into their own refusal
+  + DirectoryTooLarge (zipsafe) - the directory is over its bounds and is not parsed
 * XmlRejectedError (xmlsafe) - bytes the hardened parser will not read; readers turn it
   into a ProcessingError
   + UnsafeXmlError (xmlsafe) - DOCTYPE, too large, too deep
@@ -54,15 +57,18 @@ from processors.xmlsafe import (
     XmlEncodingError,
     XmlRejectedError,
 )
+from processors.zipsafe import DirectoryTooLarge, NotReadableZip
 
 __all__ = [
     "ArchiveRejected",
     "Declined",
+    "DirectoryTooLarge",
     "IntakeRejected",
     "InvalidEInvoiceError",
     "MalformedXmlError",
     "NoProcessorFound",
     "NotAnEInvoiceError",
+    "NotReadableZip",
     "OcrFailed",
     "OcrUnavailable",
     "OverLimit",
