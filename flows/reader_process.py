@@ -74,7 +74,16 @@ class DocumentTimeLimit(BaseException):
     """Past the wall-clock limit; a BaseException so no `except Exception` swallows it."""
 
 
+class _Alarm:
+    """Whether the document's timer went off. The exception alone is not enough: an alarm
+    that lands in a weakref callback during a garbage collection (SQLAlchemy's
+    `_collection_gced`, in CI) is swallowed there as unraisable, and the read went on."""
+
+    fired = False
+
+
 def _on_alarm(_signum: int, _frame: FrameType | None) -> None:
+    _Alarm.fired = True
     raise DocumentTimeLimit
 
 
@@ -168,6 +177,14 @@ def document_in_hand() -> None:
 
 def read_in_child(data: bytes, context: ProcessingContext, limits: ReaderLimits) -> ReadOutcome:
     document_in_hand()
+    _Alarm.fired = False
+    outcome = _read_timed(data, context, limits)
+    if _Alarm.fired:
+        return _failure(FailureCode.PROCESSING_FAILED, time_message(limits))
+    return outcome
+
+
+def _read_timed(data: bytes, context: ProcessingContext, limits: ReaderLimits) -> ReadOutcome:
     try:
         # Armed inside the try: a short limit may pass before the next line runs.
         signal.setitimer(signal.ITIMER_REAL, limits.time_limit)

@@ -87,16 +87,17 @@ def stream(url: str, head: bytes, body: Iterator[bytes], timeout: float = 30) ->
     sent = 0
     with socket.create_connection(_address(url), timeout=timeout) as sock:
         sock.sendall(head)
-        sock.settimeout(0.001)
         answer = b""
         for chunk in body:
+            sock.settimeout(0.001)  # a glance for an early answer, not a wait
             with contextlib.suppress(TimeoutError, BlockingIOError):
                 answer += sock.recv(65536)
             if answer:
                 break
+            sock.settimeout(timeout)  # a full send buffer is the server's pace, not an end
             try:
                 sock.sendall(chunk)
-            except (BrokenPipeError, ConnectionResetError):
+            except (BrokenPipeError, ConnectionResetError, TimeoutError):
                 break
             sent += len(chunk)
         sock.settimeout(timeout)

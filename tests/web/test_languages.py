@@ -125,7 +125,7 @@ def test_messages_built_in_python_come_in_the_pages_language(
     refused = client.post("/app/settings", data=form)
     assert refused.status_code == 422
     assert "Geben Sie den Firmennamen ein." in refused.text
-    assert "Keine USt-IdNr. (Ländercode und 2\u201313 Zeichen): X1" in refused.text
+    assert "Keine USt-IdNr. (falsches Format für das Land): X1" in refused.text
     missing = client.get("/app/uploads/00000000-0000-0000-0000-000000000000")
     assert missing.status_code == 404 and _h1(missing.text) == "Nicht gefunden"
 
