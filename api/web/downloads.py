@@ -40,11 +40,19 @@ def media_type_of(head: bytes) -> str:
     return MEDIA_TYPES.get(sniff(head), "application/octet-stream")
 
 
+def stored_upload(store: ObjectStore, uploads: Sequence[Upload]) -> Upload | None:
+    """The first of these uploads that has a stored file, if that file is still there."""
+    stored = next((u for u in uploads if u.object_key), None)
+    if stored is None or stored.object_key is None or not store.exists(stored.object_key):
+        return None
+    return stored
+
+
 def original_response(store: ObjectStore, uploads: Sequence[Upload]) -> StreamingResponse | None:
     """The file of the first of these uploads that still has one, streamed with its
     content type (by content) and name; None when none has."""
-    stored = next((u for u in uploads if u.object_key), None)
-    if stored is None or stored.object_key is None or not store.exists(stored.object_key):
+    stored = stored_upload(store, uploads)
+    if stored is None or stored.object_key is None:
         return None
     reader = store.open_reader(stored.object_key)
     head = reader.read(DOWNLOAD_CHUNK)

@@ -16,7 +16,7 @@ from api.body_limits import BodyKind, body_limit
 from api.deps import ServicesDep
 from api.web.auth import CsrfUser, CurrentUser, WebUser
 from api.web.check_views import account_warning_views, tax_id_views
-from api.web.downloads import original_response
+from api.web.downloads import original_response, stored_upload
 from api.web.evidence_views import evidence_view
 from api.web.i18n import N_
 from api.web.invoice_views import invoice_view
@@ -294,10 +294,7 @@ def stored_original(
         if result is None or result_type not in (None, result.type):
             return None
         uploads = web_results.uploads_of_result(session, result.id)
-    stored = next((u for u in uploads if u.object_key), None)
-    if stored is None or stored.object_key is None or not services.store.exists(stored.object_key):
-        return None
-    return stored
+    return stored_upload(services.store, uploads)
 
 
 @router.get("/results/{result_id}/original")
