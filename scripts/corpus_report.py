@@ -3,7 +3,8 @@ SEPA and DATEV processors; then the PDF kinds: invoice or not, each invoice fiel
 bank statement transactions found and reconciled, against the hand-read values in
 tests/processors/corpus_truth.json (the manifest labels only the kind); last the PDF
 invoice fields against known truth (scripts/pdf_invoice_accuracy.py: stripped hybrids,
-generated layouts, boundary documents, and the OCR scan path unless --no-scans).
+generated layouts (tuning, held-out, held-out 2), boundary documents, and the OCR scan
+path unless --no-scans).
 Usage: .venv/bin/python scripts/corpus_report.py [--no-scans] [CORPUS_DIR]"""
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """How well plain PDF invoices are read, field by field (issue 36; docs/pdf_invoices.md,
 "Measurement"): per field, exact / wrong / missing and wrong values left unflagged, over
 the corpus's hybrids with their XML taken out, the generated tuning families, the
-generated held-out families (do not tune on them), and with --scans the stripped hybrids
+generated held-out families and, apart, the second held-out set ("held-out 2"; do not
+tune on either, and never open the second), and with --scans the stripped hybrids
 scanned at 200 dpi; then the boundary documents, invoices or not.
 
 Usage: PYTHONPATH=$PWD .venv/bin/python -m scripts.pdf_invoice_accuracy
@@ -33,6 +34,7 @@ from tests.processors.pdf_accuracy import (  # noqa: E402
 from tests.processors.pdf_accuracy_sets import (  # noqa: E402
     boundary,
     corpus_tally,
+    held_out_2_tally,
     held_out_tally,
     scans_tally,
     tuning_tally,
@@ -42,6 +44,10 @@ SECTIONS: dict[str, tuple[str, Callable[[], Tally]]] = {
     "corpus": ("corpus hybrids, XML taken out (supplier_invoice)", corpus_tally),
     "tuning": ("generated layouts, tuning families", tuning_tally),
     "heldOut": ("generated layouts, HELD-OUT families (do not tune on them)", held_out_tally),
+    "heldOut2": (
+        "generated layouts, held-out 2: the SECOND HELD-OUT set (never open it)",
+        held_out_2_tally,
+    ),
     "scans": ("scan path: corpus hybrids stripped, rendered at 200 dpi, read by OCR", scans_tally),
 }
 
