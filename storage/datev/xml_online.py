@@ -4,11 +4,13 @@ ledger XML (`LedgerImport`, accountsPayableLedger or accountsReceivableLedger, o
 per VAT rate). DATEV Unternehmen online imports it as vouchers with their booking data.
 
 Element order and types as in DATEV's schemas Document_v060.xsd and
-Belegverwaltung_online_ledger_import_v060.xsd (docs/datev.md)."""
+Belegverwaltung_online_ledger_import_v060.xsd with their *_types_v060.xsd; every value is
+made to fit its simple type (invoice ids, VAT ids, text lengths; docs/datev.md)."""
 
 from __future__ import annotations
 
 import io
+import re
 import uuid
 import zipfile
 from collections.abc import Sequence
@@ -20,7 +22,7 @@ from lxml import etree
 
 from processors.base import DocumentType
 from storage.datev.bookings import Booking, Voucher
-from storage.datev.extf import ansi_text
+from storage.datev.extf import ansi_text, document_field
 from storage.datev.settings import DatevSettings
 
 DOCUMENT_NS = "http://xml.datev.de/bedi/tps/document/v06.0"
@@ -39,7 +41,11 @@ _FOLDERS = {
 _BOOKING_TEXT_LIMIT = 60
 _PARTY_NAME_LIMIT = 50
 _CITY_LIMIT = 30
-_INVOICE_ID_LIMIT = 36
+_CLIENT_NAME_LIMIT = 36
+_VAT_ID_LIMIT = 15
+_NOT_IN_VAT_ID = re.compile(r"[^0-9A-Za-z]")
+# Characters XML 1.0 cannot carry at all (C0 controls other than tab, LF, CR).
+_NOT_IN_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _ALLOWED_EXTENSIONS = frozenset({".pdf", ".xml", ".tif", ".tiff", ".jpg", ".jpeg", ".png"})
 # Zip entries get a fixed time: the same export writes the same bytes.
 _ENTRY_TIME = (1980, 1, 1, 0, 0, 0)
@@ -73,7 +79,9 @@ def document_xml(
     _sub(header, DOCUMENT_NS, "description", "docintake DATEV export")
     _sub(header, DOCUMENT_NS, "consultantNumber", str(settings.consultant_number))
     _sub(header, DOCUMENT_NS, "clientNumber", str(settings.client_number))
-    _sub(header, DOCUMENT_NS, "clientName", ansi_text(client_name, 36))
+    client = _text(ansi_text(client_name, _CLIENT_NAME_LIMIT), _CLIENT_NAME_LIMIT)
+    if client:  # the schema's type has a minimum length of 1
+        _sub(header, DOCUMENT_NS, "clientName", client)
     content = _sub(root, DOCUMENT_NS, "content")
     for document in documents:
         ledger, type_code, folder = _FOLDERS[document.voucher.direction]
@@ -99,7 +107,7 @@ def ledger_xml(voucher: Voucher) -> bytes:
     root.set("generating_system", GENERATOR)
     root.set("xml_data", XML_DATA)
     consolidate = _sub(root, LEDGER_NS, "consolidate")
-    invoice_id = voucher.number[:_INVOICE_ID_LIMIT]
+    invoice_id = document_field(voucher.number)  # p10040: Belegfeld 1's characters, 36
     consolidate.attrib.update(
         {
             "consolidatedAmount": _decimal(voucher.total),
@@ -122,21 +130,40 @@ def _ledger_entry(
     _sub(entry, LEDGER_NS, "accountNo", str(booking.contra_account))
     if booking.bu_key:
         _sub(entry, LEDGER_NS, "buCode", booking.bu_key)
-    _sub(entry, LEDGER_NS, "tax", f"{Decimal(booking.rate):.2f}")
+    if Decimal(booking.rate):  # p33 says a rate of 0.00 is not allowed: left out
+        _sub(entry, LEDGER_NS, "tax", f"{Decimal(booking.rate):.2f}")
     _sub(entry, LEDGER_NS, "currencyCode", "EUR")
     _sub(entry, LEDGER_NS, "invoiceId", invoice_id)
-    _sub(entry, LEDGER_NS, "bookingText", ansi_text(voucher.text, _BOOKING_TEXT_LIMIT))
-    if voucher.partner.vat_id:
-        _sub(entry, LEDGER_NS, "vatId", voucher.partner.vat_id.replace(" ", ""))
+    text = _text(ansi_text(voucher.text, _BOOKING_TEXT_LIMIT), _BOOKING_TEXT_LIMIT)
+    if text:
+        _sub(entry, LEDGER_NS, "bookingText", text)
+    vat_id = vat_id_of(voucher.partner.vat_id)
+    if vat_id:
+        _sub(entry, LEDGER_NS, "vatId", vat_id)
     if voucher.due_date is not None and voucher.due_date > voucher.issue_date:
         _sub(entry, LEDGER_NS, "dueDate", voucher.due_date.isoformat())
     _sub(entry, LEDGER_NS, "bpAccountNo", str(booking.account))
     party = "customer" if customer else "supplier"
-    if voucher.partner.name:
-        _sub(entry, LEDGER_NS, f"{party}Name", voucher.partner.name[:_PARTY_NAME_LIMIT])
-    city = voucher.partner.address.city if voucher.partner.address else None
+    name = _text(voucher.partner.name, _PARTY_NAME_LIMIT)
+    if name:
+        _sub(entry, LEDGER_NS, f"{party}Name", name)
+    city = _text(voucher.partner.address.city if voucher.partner.address else None, _CITY_LIMIT)
     if city:
-        _sub(entry, LEDGER_NS, f"{party}City", city[:_CITY_LIMIT])
+        _sub(entry, LEDGER_NS, f"{party}City", city)
+
+
+def vat_id_of(value: str | None) -> str | None:
+    """The partner's VAT id as p10027 takes it: letters and digits, at most 15; none when
+    nothing is left or it is longer (a Swiss `CHE-123.456.789 MWST` is 16)."""
+    compact = _NOT_IN_VAT_ID.sub("", value or "")
+    return compact if 0 < len(compact) <= _VAT_ID_LIMIT else None
+
+
+def _text(value: str | None, limit: int) -> str | None:
+    """Text on one line without characters XML cannot hold, at most `limit`; None when
+    empty (every text type of the schemas has a minimum length of 1)."""
+    flat = " ".join(_NOT_IN_XML.sub(" ", value or "").split())[:limit].strip()
+    return flat or None
 
 
 def package(
