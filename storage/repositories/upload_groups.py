@@ -18,7 +18,18 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import ColumnElement, Row, Select, Table, case, insert, literal, not_, update
+from sqlalchemy import (
+    ColumnElement,
+    Row,
+    Select,
+    Table,
+    case,
+    insert,
+    literal,
+    not_,
+    select,
+    update,
+)
 from sqlalchemy.orm import Session
 from sqlalchemy.types import TypeEngine
 
@@ -70,6 +81,11 @@ def move_group(
     if not isinstance(ids, Select) and not ids:
         return []
     arg, now = _sql_arg(args), utcnow()
+    if isinstance(ids, Select):
+        # Chosen once, before the update: as a plain `IN (subquery)` Postgres may run a
+        # subquery with LIMIT and SKIP LOCKED again for the rows it joins, and take more.
+        chosen = ids.cte("chosen").prefix_with("MATERIALIZED", dialect="postgresql")
+        ids = select(chosen.c[0])
     starts = move.sources if sources is None else sources
     assert set(starts) <= set(move.sources), (move.name, starts)
     moved: list[Row[Any]] = []

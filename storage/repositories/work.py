@@ -9,7 +9,7 @@ never take the same row; on SQLite every write transaction starts with
 from __future__ import annotations
 
 import uuid
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -17,12 +17,14 @@ from typing import Any
 from sqlalchemy import ColumnElement, Select, and_, bindparam, func, or_, select, update
 from sqlalchemy.orm import Session, aliased
 
-from processors.base import FailureCode
+from processors.base import Failure, FailureCode
 from processors.email_message import MessageHead
 from storage.db import locked
 from storage.models import Batch, Company, Upload, UTCDateTime, utcnow
+from storage.repositories.upload_groups import PerRow, move_group
 from storage.repositories.uploads import record_move
 from storage.states import ACTIVE_STATUSES, UnpackState, UploadStatus
+from storage.upload_moves import COMPLETE, FAIL, TAKE
 from storage.upload_moves import MAX_CRASHES as MAX_CRASHES
 from storage.upload_moves import MAX_TAKES as MAX_TAKES
 from storage.webhook_outbox import note_batch_finished
@@ -41,26 +43,50 @@ def _not_waiting_for_the_store(now: datetime | ColumnElement[datetime]) -> Colum
     return Upload.company_id.not_in(waiting)
 
 
+@dataclass(frozen=True, slots=True)
+class ClaimedUpload:
+    """The columns of a claimed upload its reading needs."""
+
+    id: uuid.UUID
+    company_id: uuid.UUID
+    batch_id: uuid.UUID | None
+    position: int | None
+    file_name: str
+    document_type: str
+    sha256: str
+    size_bytes: int
+    object_key: str | None
+    created_at: datetime
+
+
+_CLAIMED = [
+    Upload.__table__.c[name]
+    for name in ClaimedUpload.__dataclass_fields__
+    if name not in ("id", "company_id")
+]
+
+
 def claim_uploads(
     session: Session,
     owner: str,
     limit: int,
     lease: timedelta,
     batch_id: uuid.UUID | None = None,
-) -> list[Upload]:
+) -> list[ClaimedUpload]:
     """Move up to `limit` queued uploads (single uploads, or those of one batch) to
-    processing under a lease held by `owner`. Single uploads are taken in turns per
-    company: each company's oldest first, then each company's second oldest, and so on.
-    A batch's files are taken largest first, the order they are read in: a scan costs
-    seconds of OCR where a text PDF or an XML invoice costs milliseconds, and scans are
-    large, so a batch no longer ends with one reading process on its last scan while the
-    others sit idle (docs/throughput.md, ninth round)."""
+    processing under a lease held by `owner`, in one UPDATE (the move `take` on a
+    group). Single uploads are taken in turns per company: each company's oldest first,
+    then each company's second oldest, and so on. A batch's files are taken largest
+    first, the order they are read in: a scan costs seconds of OCR where a text PDF or an
+    XML invoice costs milliseconds, and scans are large, so a batch no longer ends with
+    one reading process on its last scan while the others sit idle (docs/throughput.md,
+    ninth round)."""
     now = utcnow()
     if batch_id is None:
-        statement = select(Upload).where(Upload.id.in_(_singles_in_turns(limit, now)))
+        chosen = select(Upload.id).where(Upload.id.in_(_singles_in_turns(limit, now)))
     else:
-        statement = (
-            select(Upload)
+        chosen = (
+            select(Upload.id)
             .where(
                 Upload.status == UploadStatus.QUEUED,
                 Upload.batch_id == batch_id,
@@ -69,12 +95,21 @@ def claim_uploads(
             .order_by(Upload.size_bytes.desc(), Upload.position)
             .limit(limit)
         )
-    uploads = list(session.scalars(locked(session, statement, skip_locked=True)))
-    expires = now + lease
-    for upload in uploads:
-        record_move(session, upload, upload.take(owner, expires))
-    session.flush()
-    return uploads
+    rows = move_group(
+        session,
+        TAKE,
+        locked(session, chosen, skip_locked=True),
+        returning=_CLAIMED,
+        owner=owner,
+        expires_at=now + lease,
+    )
+    claimed = [
+        ClaimedUpload(**{name: getattr(row, name) for name in ClaimedUpload.__dataclass_fields__})
+        for row in rows
+    ]
+    if batch_id is None:
+        return sorted(claimed, key=lambda upload: (upload.created_at, upload.id))
+    return sorted(claimed, key=lambda upload: (-upload.size_bytes, upload.position or 0))
 
 
 def _singles_in_turns(limit: int, now: datetime) -> Select[tuple[uuid.UUID]]:
@@ -106,6 +141,36 @@ def extend_upload_leases(
         )
 
 
+def held_upload_ids(
+    session: Session, upload_ids: Sequence[uuid.UUID], owner: str
+) -> set[uuid.UUID]:
+    """Those of the uploads that `owner` still holds in processing, locked in id order
+    (not loaded); the others' leases were lost (another worker took them over)."""
+    return set(
+        session.scalars(
+            locked(session, _HELD_UPLOAD_IDS), {"ids": list(upload_ids), "owner": owner}
+        )
+    )
+
+
+def complete_uploads(session: Session, results: Mapping[uuid.UUID, uuid.UUID]) -> None:
+    """Complete held uploads (upload id -> result id), in one statement."""
+    move_group(session, COMPLETE, list(results), result_id=PerRow(results))
+
+
+def fail_uploads(session: Session, failures: Mapping[uuid.UUID, Failure]) -> None:
+    """Fail held uploads in processing (upload id -> failure), in one statement."""
+    move_group(
+        session,
+        FAIL,
+        list(failures),
+        sources=(UploadStatus.PROCESSING,),
+        code=PerRow({upload_id: failure.code for upload_id, failure in failures.items()}),
+        message=PerRow({upload_id: failure.message for upload_id, failure in failures.items()}),
+        details=PerRow({upload_id: failure.details for upload_id, failure in failures.items()}),
+    )
+
+
 def held_upload(session: Session, upload_id: uuid.UUID, owner: str) -> Upload | None:
     """The upload, locked, if `owner` still holds it in processing; None if the lease
     was lost (another worker took it over)."""
@@ -122,16 +187,21 @@ def held_uploads(
     return {upload.id: upload for upload in found}
 
 
-# Built once (the recorder asks in every transaction).
-_HELD_UPLOADS = (
-    select(Upload)
-    .where(
-        Upload.id.in_(bindparam("ids", expanding=True)),
-        Upload.status == UploadStatus.PROCESSING,
-        Upload.lease_owner == bindparam("owner"),
+def _held(*columns: Any) -> Select[Any]:
+    return (
+        select(*columns)
+        .where(
+            Upload.id.in_(bindparam("ids", expanding=True)),
+            Upload.status == UploadStatus.PROCESSING,
+            Upload.lease_owner == bindparam("owner"),
+        )
+        .order_by(Upload.id)
     )
-    .order_by(Upload.id)
-)
+
+
+# Built once (the recorder asks in every transaction).
+_HELD_UPLOAD_IDS = _held(Upload.id)
+_HELD_UPLOADS = _held(Upload)
 
 
 def release_upload(session: Session, upload: Upload) -> None:
