@@ -250,3 +250,53 @@ def test_the_writer_does_not_wait_while_nothing_is_being_read(db: Database) -> N
     started = time.monotonic()
     assert recorder._gather(entries[0]) == entries
     assert time.monotonic() - started < GATHER_GAP_SECONDS / 2
+
+
+def _statements_to_record(db: Database, size: int) -> int:
+    jobs = _claimed(db, ["9" * 64] * size)
+    recorder = Recorder(db, OWNER)
+    entries = [_Entry(job, INVOICE if n % 2 else FAILED) for n, job in enumerate(jobs)]
+    statements: list[str] = []
+
+    def count(*args: Any) -> None:
+        statements.append(str(args[2]))
+
+    event.listen(db.engine, "before_cursor_execute", count)
+    recorder._transaction(entries, one_by_one=False)
+    event.remove(db.engine, "before_cursor_execute", count)
+    assert _statuses(db, jobs) == ["failed", "completed"] * (size // 2)
+    return len(statements)
+
+
+def test_a_group_is_recorded_in_as_many_statements_whatever_its_size(db: Database) -> None:
+    """No upload is loaded or flushed one by one: the held ones are locked in one
+    statement, and the completed and the failed ones each moved in one UPDATE with their
+    history rows in one INSERT."""
+    assert _statements_to_record(db, 2) == _statements_to_record(db, 24)
+
+
+def test_a_claim_takes_a_group_in_one_update(db: Database) -> None:
+    company_id = make_tenant(db, "Claims").company_id
+    with db.session() as session:
+        uploads = [
+            Upload(
+                id=uuid.uuid4(),
+                company_id=company_id,
+                file_name=f"{n}.xml",
+                document_type="auto",
+                sha256=f"{n:064x}",
+                size_bytes=1,
+                attempts=0,
+            )
+            for n in range(12)
+        ]
+        upload_repo.add_uploads(session, [(upload, UploadStatus.QUEUED) for upload in uploads])
+        session.commit()
+    statements: list[str] = []
+    event.listen(db.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+    with db.session() as session:
+        claimed = work_repo.claim_uploads(session, OWNER, 10, timedelta(minutes=1))
+        session.commit()
+    writes = [s for s in statements if not s.lstrip().upper().startswith(("BEGIN", "SELECT"))]
+    assert len(claimed) == 10
+    assert [s.split()[0] for s in writes] in (["WITH", "INSERT"], ["UPDATE", "INSERT"]), writes
