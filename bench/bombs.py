@@ -26,7 +26,7 @@ from flows.executor import DocumentExecutor
 from flows.reader_process import ReaderLimits
 from flows.unpack import UnpackReport, unpack_in_child
 from processors.archive import ArchiveLimits
-from processors.base import CompanyProfile, DocumentType, ProcessingContext
+from processors.base import CompanyProfile, DocumentType, Failure, ProcessingContext
 from storage.objectstore import LocalDirStore
 from storage.settings import MIB, Settings
 from tests.processors.hostile import embedded_files_bomb
@@ -104,7 +104,7 @@ def run() -> dict[str, Any]:
     executor = DocumentExecutor(processes=1, limits=limits)
     executor.warm_up()
     results: dict[str, Any] = {"reader_memory_limit_mib": settings.reader_memory_mib}
-    outcome = lambda o: o.failure_code or o.result_type  # noqa: E731
+    outcome = lambda o: o.code if isinstance(o, Failure) else o.result_type  # noqa: E731
     try:
         for name, make in (
             ("flate_1gib_pdf", memory_bomb_pdf),

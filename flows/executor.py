@@ -44,7 +44,6 @@ from flows.reader_process import (
     READY,
     TOO_BIG_TO_RECEIVE,
     ReaderLimits,
-    ReadOutcome,
     StoreTrouble,
     cpu_message,
     memory_message,
@@ -53,7 +52,7 @@ from flows.reader_process import (
     serve,
     time_message,
 )
-from processors.base import FailureCode, ProcessingContext
+from processors.base import Failure, FailureCode, ProcessingContext, Reading
 
 log = logging.getLogger(__name__)
 
@@ -310,20 +309,20 @@ class DocumentExecutor:
         with self._unanswered_lock:
             return self._unanswered > self.processes
 
-    def read(self, data: bytes, context: ProcessingContext, lane: str = "") -> ReadOutcome:
+    def read(self, data: bytes, context: ProcessingContext, lane: str = "") -> Reading:
         """Read one document. Raises WorkerLost if its process died while reading it,
         ReaderKilled if it died before (idle) or in a shutdown."""
-        outcome: ReadOutcome = self._answer(
+        reading: Reading = self._answer(
             self.submit(lane, read_in_child, data, context, self.limits)
         )
-        return outcome
+        return reading
 
     def read_stored(
         self, pickled_store: bytes, key: str, context: ProcessingContext, lane: str = ""
-    ) -> ReadOutcome | StoreTrouble:
+    ) -> Reading | StoreTrouble:
         """Read one stored document, fetched by the reading process itself."""
         call = read_stored_in_child
-        answer: ReadOutcome | StoreTrouble = self._answer(
+        answer: Reading | StoreTrouble = self._answer(
             self.submit(lane, call, pickled_store, key, context, self.limits)
         )
         return answer
@@ -334,9 +333,7 @@ class DocumentExecutor:
             return future.result()
         except OverLimit as over:
             log.error("document over a limit: %s", over)
-            return ReadOutcome(
-                failure_code=FailureCode.PROCESSING_FAILED.value, failure_message=str(over)
-            )
+            return Failure(FailureCode.PROCESSING_FAILED, str(over))
 
     @property
     def time_limit(self) -> float:

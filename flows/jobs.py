@@ -1,12 +1,17 @@
 """What the pipeline hands around: a claimed upload (`Job`) and what came of it
-(`JobResult`), plain frozen data detached from any session."""
+(`JobEnd`), plain frozen data detached from any session."""
 
 from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
 
-from storage.models import Upload
+from processors.base import FailureCode, ResultType
+from storage.repositories.work import ClaimedUpload
+from storage.states import UploadStatus
+
+# A result as it is booked: its id and type.
+Booked = tuple[uuid.UUID, ResultType]
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,13 +25,13 @@ class Job:
     document_type: str
     sha256: str
     object_key: str | None
-    # The live result (id, type) of the same content in the same company that answers
-    # the upload's documentType (storage/idempotency.py, `may_reuse`), found when the
-    # upload was claimed: the upload completes with it instead of being read.
-    booked: tuple[uuid.UUID, str] | None = None
+    # The live result of the same content in the same company that answers the upload's
+    # documentType (storage/idempotency.py, `may_reuse`), found when the upload was
+    # claimed: the upload completes with it instead of being read.
+    booked: Booked | None = None
 
     @classmethod
-    def of(cls, upload: Upload, booked: tuple[uuid.UUID, str] | None = None) -> Job:
+    def of(cls, upload: ClaimedUpload, booked: Booked | None = None) -> Job:
         return cls(
             upload.id,
             upload.company_id,
@@ -40,14 +45,17 @@ class Job:
 
 
 @dataclass(frozen=True, slots=True)
-class JobResult:
-    upload_id: uuid.UUID
-    file_name: str
-    status: str
-    result_id: uuid.UUID | None = None
-    result_type: str | None = None
-    error_code: str | None = None
+class JobEnd:
+    """What came of a job: the upload's status as this worker left it (completed with
+    `result`, failed with `failure`, or queued: given back), or None when its lease was
+    lost (another worker has the upload now)."""
+
+    job: Job
+    status: UploadStatus | None
+    result: Booked | None = None
+    failure: FailureCode | None = None
 
     def __str__(self) -> str:
-        outcome = self.error_code or self.result_type or ""
-        return f"upload {self.upload_id} ({self.file_name}): {self.status} {outcome}".rstrip()
+        job, status = self.job, "lost" if self.status is None else self.status.value
+        what = self.failure or (self.result[1] if self.result else "")
+        return f"upload {job.upload_id} ({job.file_name}): {status} {what}".rstrip()

@@ -33,7 +33,7 @@ from prefect.artifacts import (
 
 from flows import runtime
 from flows.export import export_after_batch
-from flows.jobs import Job, JobResult
+from flows.jobs import Job, JobEnd
 from flows.unpack import BatchInfo, archive_gone, unpack
 from flows.work import WorkerEnv, claim, recover_singles, run_job
 from storage.links import result_url
@@ -93,7 +93,7 @@ class _ResultLog:
         self.lines: list[str] = []
         self.sent_at = time.monotonic()
 
-    def add(self, result: JobResult) -> None:
+    def add(self, result: JobEnd) -> None:
         self.lines.append(str(result))
         if time.monotonic() - self.sent_at >= self.every_seconds:
             self.flush()
@@ -166,7 +166,7 @@ class _Progress:
         self.shown, self.shown_at = self.finished, time.monotonic()
 
 
-def _read_files(jobs: list[Job], progress: _Progress) -> list[JobResult]:
+def _read_files(jobs: list[Job], progress: _Progress) -> list[JobEnd]:
     """Read the claimed files of a batch, several per reading process in flight; one log
     record at the end, with a line per file (upload id, name, outcome)."""
     env = runtime.current()
@@ -252,7 +252,7 @@ def process_uploads(window: str, idle_seconds: float = 3.0, max_seconds: float =
     slots = _files_in_flight(env)
     started = last_busy = time.monotonic()
     finished = 0
-    in_flight: set[Future[JobResult]] = set()
+    in_flight: set[Future[JobEnd]] = set()
     results = _ResultLog(get_run_logger())
     with ThreadPoolExecutor(slots, thread_name_prefix="upload") as pool:
         while True:

@@ -23,13 +23,13 @@ import pickle
 import resource
 import signal
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from types import FrameType
 from typing import Any
 
-from processors.base import FailureCode, ProcessingContext, ProcessingError
-from processors.pipeline import IntakeRejected, read_document
+from processors.base import Failure, FailureCode, ProcessingContext, ProcessingError, Reading
+from processors.pipeline import read_document
 from storage.errors import ServiceUnavailable
 from storage.objectstore import ObjectMissing, ObjectStore
 
@@ -52,22 +52,6 @@ class ReaderLimits:
     time_limit: float = 60.0
     cpu_seconds: float = 60.0
     memory_bytes: int = 1536 * 1024 * 1024
-
-
-@dataclass(frozen=True, slots=True)
-class ReadOutcome:
-    """What a child sends back: an outcome or a failure, both plain data."""
-
-    result_type: str | None = None
-    data: dict[str, Any] = field(default_factory=dict)
-    failure_code: str | None = None
-    failure_message: str | None = None
-    failure_details: dict[str, Any] | None = None
-    failed_at_intake: bool = False
-
-    @property
-    def succeeded(self) -> bool:
-        return self.result_type is not None
 
 
 class DocumentTimeLimit(BaseException):
@@ -157,10 +141,6 @@ def limit_cpu(seconds: float) -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
 
 
-def _failure(code: FailureCode, message: str) -> ReadOutcome:
-    return ReadOutcome(failure_code=code.value, failure_message=message)
-
-
 # Set by `serve` for the request at hand, cleared once it announced itself.
 _announce: Callable[[], None] | None = None
 
@@ -175,38 +155,33 @@ def document_in_hand() -> None:
         announce()
 
 
-def read_in_child(data: bytes, context: ProcessingContext, limits: ReaderLimits) -> ReadOutcome:
+def read_in_child(data: bytes, context: ProcessingContext, limits: ReaderLimits) -> Reading:
+    """The typed result or failure, sent back to the parent as it is."""
     document_in_hand()
     _Alarm.fired = False
-    outcome = _read_timed(data, context, limits)
+    reading = _read_timed(data, context, limits)
     if _Alarm.fired:
-        return _failure(FailureCode.PROCESSING_FAILED, time_message(limits))
-    return outcome
+        return Failure(FailureCode.PROCESSING_FAILED, time_message(limits))
+    return reading
 
 
-def _read_timed(data: bytes, context: ProcessingContext, limits: ReaderLimits) -> ReadOutcome:
+def _read_timed(data: bytes, context: ProcessingContext, limits: ReaderLimits) -> Reading:
     try:
         # Armed inside the try: a short limit may pass before the next line runs.
         signal.setitimer(signal.ITIMER_REAL, limits.time_limit)
-        outcome = read_document(data, context)
-        return ReadOutcome(result_type=outcome.result_type.value, data=dict(outcome.data))
+        return read_document(data, context)
     except ProcessingError as exc:
         if hit_memory_limit():  # parsers report a failed allocation as broken input
-            return _failure(FailureCode.PROCESSING_FAILED, memory_message(limits))
-        return ReadOutcome(
-            failure_code=exc.code.value,
-            failure_message=exc.message,
-            failure_details=exc.details or None,
-            failed_at_intake=isinstance(exc, IntakeRejected),
-        )
+            return Failure(FailureCode.PROCESSING_FAILED, memory_message(limits))
+        return Failure.of(exc)
     except DocumentTimeLimit:
-        return _failure(FailureCode.PROCESSING_FAILED, time_message(limits))
+        return Failure(FailureCode.PROCESSING_FAILED, time_message(limits))
     except MemoryError:
-        return _failure(FailureCode.PROCESSING_FAILED, memory_message(limits))
+        return Failure(FailureCode.PROCESSING_FAILED, memory_message(limits))
     except Exception as exc:
         log.exception("processor error")
         message = f"The service could not process the file ({type(exc).__name__})."
-        return _failure(FailureCode.PROCESSING_FAILED, message)
+        return Failure(FailureCode.PROCESSING_FAILED, message)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
 
@@ -237,7 +212,7 @@ def _store(pickled: bytes) -> ObjectStore:
 
 def read_stored_in_child(
     pickled_store: bytes, key: str, context: ProcessingContext, limits: ReaderLimits
-) -> ReadOutcome | StoreTrouble:
+) -> Reading | StoreTrouble:
     """Fetch the document here and read it: its bytes never pass through the worker.
     The fetch comes before the document's clock (`document_in_hand`): a slow store is
     not the document's fault. Every store error is trouble, never a death of this

@@ -17,6 +17,11 @@ steady rate) it writes at once: the CPU is there, and a client polls for the upl
 Each caller waits until its own outcome is committed, so a caller that returned knows
 its document is booked, and an error (a database away) reaches every caller of the
 group, each of which then gives its upload back.
+
+A group's transaction loads no upload: the held ones are locked and listed by id, the
+results inserted, and the uploads moved with the named moves on the whole group
+(storage/repositories/upload_groups.py): one UPDATE for those completed and one for
+those failed, each with its history rows in one statement.
 """
 
 from __future__ import annotations
@@ -33,15 +38,15 @@ from dataclasses import dataclass, field
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from flows.jobs import Job, JobResult
-from flows.reader_process import ReadOutcome
-from processors.base import FailureCode, ResultType
+from flows.jobs import Booked, Job, JobEnd
+from processors.base import Failure, Outcome, Reading, ResultType
 from storage.db import Database
-from storage.models import Result, Upload
+from storage.models import Result
 from storage.repositories import bank_accounts
 from storage.repositories import results as result_repo
 from storage.repositories import work as work_repo
 from storage.repositories.results import Booking
+from storage.states import UploadStatus
 
 log = logging.getLogger(__name__)
 
@@ -55,18 +60,16 @@ MAX_GROUP = 32
 GATHER_GAP_SECONDS = 0.15
 GATHER_MAX_SECONDS = 0.5
 
-Booked = tuple[uuid.UUID, str]
-
 
 @dataclass(eq=False)
 class _Entry:
-    """One outcome waiting to be written. `outcome` None: the job's content was booked
+    """One outcome waiting to be written. `reading` None: the job's content was booked
     before, complete the upload with that result."""
 
     job: Job
-    outcome: ReadOutcome | None
+    reading: Reading | None
     done: threading.Event = field(default_factory=threading.Event)
-    result: JobResult | None = None
+    end: JobEnd | None = None
     error: BaseException | None = None
 
 
@@ -85,24 +88,24 @@ class Recorder:
         self._start_lock = threading.Lock()
         self._writer: threading.Thread | None = None
 
-    def record(self, job: Job, outcome: ReadOutcome) -> JobResult:
+    def record(self, job: Job, reading: Reading) -> JobEnd:
         """Book what came of reading the job's document; returns once committed."""
-        result = self._wait(_Entry(job, outcome))
-        assert result is not None
-        return result
+        end = self._wait(_Entry(job, reading))
+        assert end is not None
+        return end
 
-    def record_duplicate(self, job: Job) -> JobResult | None:
+    def record_duplicate(self, job: Job) -> JobEnd | None:
         """Complete the job with the result booked before for its content; None when
         that result was deleted meanwhile (the document is then read anew)."""
         return self._wait(_Entry(job, None))
 
-    def _wait(self, entry: _Entry) -> JobResult | None:
+    def _wait(self, entry: _Entry) -> JobEnd | None:
         self._ensure_writer()
         self._queue.put(entry)
         entry.done.wait()
         if entry.error is not None:
             raise entry.error
-        return entry.result
+        return entry.end
 
     def _ensure_writer(self) -> None:
         with self._start_lock:
@@ -162,61 +165,67 @@ class Recorder:
     def _transaction(self, group: list[_Entry], one_by_one: bool) -> None:
         with self.db.session() as session:
             ids = [entry.job.upload_id for entry in group]
-            held = work_repo.held_uploads(session, ids, self.owner)
+            held = work_repo.held_upload_ids(session, ids, self.owner)
             booked = self._book_results(session, group, held, one_by_one)
-            results = [
-                _apply(session, entry, held.get(entry.job.upload_id), booked) for entry in group
+            moves = _Moves()
+            ends = [
+                moves.decide(session, entry, entry.job.upload_id in held, booked) for entry in group
             ]
+            work_repo.complete_uploads(session, moves.completed)
+            work_repo.fail_uploads(session, moves.failed)
             session.commit()
-        for entry, result in zip(group, results, strict=True):
-            entry.result = result
+        for entry, end in zip(group, ends, strict=True):
+            entry.end = end
 
     def _book_results(
         self,
         session: Session,
         group: list[_Entry],
-        held: dict[uuid.UUID, Upload],
+        held: set[uuid.UUID],
         one_by_one: bool,
     ) -> dict[Booking, Booked]:
         """The result of every succeeded outcome's content and type: booked before (by
         anyone) or added now, once per content and type even when the group holds it
         twice."""
         readings = [
-            entry
+            (entry.job, entry.reading)
             for entry in group
-            if entry.outcome is not None and entry.outcome.succeeded and entry.job.upload_id in held
+            if isinstance(entry.reading, Outcome) and entry.job.upload_id in held
         ]
         if one_by_one:
-            return {_booking(entry): _book_one(session, entry) for entry in readings}
-        booked = result_repo.live_results_for_bookings(
-            session, {_booking(entry) for entry in readings}
-        )
+            return {
+                _booking(job, outcome): _book_one(session, job, outcome)
+                for job, outcome in readings
+            }
+        booked = {
+            booking: (result_id, ResultType(result_type))
+            for booking, (result_id, result_type) in result_repo.live_results_for_bookings(
+                session, {_booking(job, outcome) for job, outcome in readings}
+            ).items()
+        }
         added: list[Result] = []
-        for entry in readings:
-            booking = _booking(entry)
+        for job, outcome in readings:
+            booking = _booking(job, outcome)
             if booking not in booked:
-                assert entry.outcome is not None
-                result = result_repo.new_result(*booking, entry.outcome.data)
+                result = result_repo.new_result(*booking, outcome.data)
                 session.add(result)
                 added.append(result)
-                booked[booking] = (result.id, result.type)
+                booked[booking] = (result.id, outcome.result_type)
         session.flush()
         for result in added:  # in booking order: each compared with those before it
             _note_bank_accounts(session, result)
         return booked
 
 
-def _booking(entry: _Entry) -> Booking:
+def _booking(job: Job, outcome: Outcome) -> Booking:
     """What a succeeded outcome is booked under: company, content, result type."""
-    assert entry.outcome is not None and entry.outcome.result_type is not None
-    return entry.job.company_id, entry.job.sha256, entry.outcome.result_type
+    return job.company_id, job.sha256, outcome.result_type
 
 
-def _book_one(session: Session, entry: _Entry) -> Booked:
-    assert entry.outcome is not None
-    result = result_repo.book_result(session, *_booking(entry), entry.outcome.data)
+def _book_one(session: Session, job: Job, outcome: Outcome) -> Booked:
+    result = result_repo.book_result(session, *_booking(job, outcome), outcome.data)
     _note_bank_accounts(session, result)
-    return result.id, result.type
+    return result.id, ResultType(result.type)
 
 
 def _note_bank_accounts(session: Session, result: Result) -> None:
@@ -226,26 +235,30 @@ def _note_bank_accounts(session: Session, result: Result) -> None:
         bank_accounts.note_invoice(session, result.company_id, result.id, result.data)
 
 
-def _apply(
-    session: Session, entry: _Entry, upload: Upload | None, booked: dict[Booking, Booked]
-) -> JobResult | None:
-    job, outcome = entry.job, entry.outcome
-    if upload is None:
-        log.warning("upload %s: lease lost, another worker has it", job.upload_id)
-        return JobResult(job.upload_id, job.file_name, "lost")
-    if outcome is None:
-        assert job.booked is not None
-        result_id, result_type = job.booked
-        if result_repo.lock_live_result(session, result_id) is None:
-            return None
-        work_repo.complete_upload(session, upload, result_id)
-        return JobResult(job.upload_id, job.file_name, "completed", result_id, result_type)
-    if outcome.succeeded:
-        result_id, result_type = booked[_booking(entry)]
-        work_repo.complete_upload(session, upload, result_id)
-        return JobResult(job.upload_id, job.file_name, "completed", result_id, result_type)
-    code = FailureCode(outcome.failure_code or FailureCode.PROCESSING_FAILED)
-    work_repo.fail_upload(
-        session, upload, code, outcome.failure_message or "", outcome.failure_details
-    )
-    return JobResult(job.upload_id, job.file_name, "failed", error_code=code.value)
+@dataclass
+class _Moves:
+    """The moves a group's transaction makes, gathered to be made on the whole group."""
+
+    completed: dict[uuid.UUID, uuid.UUID] = field(default_factory=dict)
+    failed: dict[uuid.UUID, Failure] = field(default_factory=dict)
+
+    def decide(
+        self, session: Session, entry: _Entry, held: bool, booked: dict[Booking, Booked]
+    ) -> JobEnd | None:
+        job, reading = entry.job, entry.reading
+        if not held:
+            log.warning("upload %s: lease lost, another worker has it", job.upload_id)
+            return JobEnd(job, None)
+        if reading is None:
+            assert job.booked is not None
+            if result_repo.lock_live_result(session, job.booked[0]) is None:
+                return None
+            return self._complete(job, job.booked)
+        if isinstance(reading, Outcome):
+            return self._complete(job, booked[_booking(job, reading)])
+        self.failed[job.upload_id] = reading
+        return JobEnd(job, UploadStatus.FAILED, failure=reading.code)
+
+    def _complete(self, job: Job, result: Booked) -> JobEnd:
+        self.completed[job.upload_id] = result[0]
+        return JobEnd(job, UploadStatus.COMPLETED, result=result)

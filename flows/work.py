@@ -15,19 +15,29 @@ from datetime import timedelta
 from sqlalchemy.exc import DBAPIError
 
 from flows.executor import DocumentExecutor, FetchTimedOut, ReaderKilled, WorkerLost
-from flows.jobs import Job, JobResult
-from flows.reader_process import ReadOutcome
+from flows.jobs import Booked, Job, JobEnd
+from flows.reader_process import StoreTrouble
 from flows.recorder import Recorder
 from flows.turns import ReadingTurns
-from processors.base import CompanyProfile, DocumentType, FailureCode, ProcessingContext
+from processors.base import (
+    CompanyProfile,
+    DocumentType,
+    Failure,
+    FailureCode,
+    Outcome,
+    ProcessingContext,
+    Reading,
+    ResultType,
+)
 from storage.db import Database
 from storage.errors import ServiceUnavailable
 from storage.idempotency import reusable_result
-from storage.models import Upload, utcnow
+from storage.models import utcnow
 from storage.objectstore import ObjectStore
 from storage.repositories import results as result_repo
 from storage.repositories import work as work_repo
 from storage.settings import Settings
+from storage.states import UploadStatus
 
 log = logging.getLogger(__name__)
 
@@ -86,12 +96,13 @@ def claim(env: WorkerEnv, limit: int, batch_id: uuid.UUID | None = None) -> list
 
 
 def _reusable(
-    booked: dict[tuple[uuid.UUID, str], list[result_repo.LiveResult]], upload: Upload
-) -> tuple[uuid.UUID, str] | None:
+    booked: dict[tuple[uuid.UUID, str], list[result_repo.LiveResult]],
+    upload: work_repo.ClaimedUpload,
+) -> Booked | None:
     """The result booked for the upload's content that it may complete with unread."""
     live = booked.get((upload.company_id, upload.sha256), [])
     result = reusable_result(live, upload.document_type)
-    return (result.id, result.type) if result is not None else None
+    return (result.id, ResultType(result.type)) if result is not None else None
 
 
 def _company_profile(env: WorkerEnv, company_id: uuid.UUID) -> CompanyProfile:
@@ -141,7 +152,7 @@ def _release(env: WorkerEnv, job: Job, store_away: bool = False) -> None:
         log.warning("upload %s: could not release; its lease will expire", job.upload_id)
 
 
-def _charge_crash(env: WorkerEnv, job: Job, lost: WorkerLost) -> JobResult:
+def _charge_crash(env: WorkerEnv, job: Job, lost: WorkerLost) -> JobEnd:
     """Its reading process crashed: this upload alone is charged (others in flight were
     in other processes and go on)."""
     log.error("upload %s (%s): its reading process died: %s", job.upload_id, job.file_name, lost)
@@ -152,27 +163,27 @@ def _charge_crash(env: WorkerEnv, job: Job, lost: WorkerLost) -> JobResult:
             session.commit()
     except INFRASTRUCTURE_ERRORS:
         log.warning("upload %s: could not record the crash; its lease will expire", job.upload_id)
-        return JobResult(job.upload_id, job.file_name, "lost")
-    code = FailureCode.PROCESSING_FAILED.value if failed else None
-    return JobResult(
-        job.upload_id, job.file_name, "failed" if failed else "released", None, None, code
-    )
+        return JobEnd(job, None)
+    if failed:
+        return JobEnd(job, UploadStatus.FAILED, failure=FailureCode.PROCESSING_FAILED)
+    return JobEnd(job, UploadStatus.QUEUED)
 
 
 MISSING_TRIES = 3
 MISSING_PAUSE_SECONDS = 1.0
 
-_NOT_KEPT = ReadOutcome(
-    failure_code=FailureCode.PROCESSING_FAILED.value,
-    failure_message="The file's bytes were not kept; send it again.",
-)
-_MISSING = ReadOutcome(
-    failure_code=FailureCode.PROCESSING_FAILED.value,
-    failure_message="The file's stored bytes are missing; send it again.",
+_NOT_KEPT = Failure(FailureCode.PROCESSING_FAILED, "The file's bytes were not kept; send it again.")
+_MISSING = Failure(
+    FailureCode.PROCESSING_FAILED, "The file's stored bytes are missing; send it again."
 )
 
 
-def _read(env: WorkerEnv, job: Job) -> ReadOutcome:
+class ResultSkew(ReaderKilled):
+    """A reading process sent a result of another version than this process's code makes
+    (it runs other code): not the document's doing; the upload is given back."""
+
+
+def _read(env: WorkerEnv, job: Job) -> Reading:
     """Read the upload in a reading process, which fetches its bytes itself. A store
     that says, several times, that the bytes are gone fails the upload; any other store
     trouble raises StoreAway (the upload is given back and its company waits)."""
@@ -184,7 +195,11 @@ def _read(env: WorkerEnv, job: Job) -> ReadOutcome:
             answer = env.executor.read_stored(env.pickled_store, job.object_key, context, lane)
         except FetchTimedOut as slow:
             raise StoreAway(str(slow)) from slow
-        if isinstance(answer, ReadOutcome):
+        if isinstance(answer, Outcome) and not answer.current:
+            raise ResultSkew(
+                f"{answer.result_type} version {answer.version} from a reading process"
+            )
+        if not isinstance(answer, StoreTrouble):
             return answer
         if not answer.missing:
             raise StoreAway(answer.message)
@@ -200,7 +215,7 @@ def _read(env: WorkerEnv, job: Job) -> ReadOutcome:
     return _MISSING
 
 
-def run_job(env: WorkerEnv, job: Job) -> JobResult:
+def run_job(env: WorkerEnv, job: Job) -> JobEnd:
     """Read one claimed upload and record what came of it. Infrastructure trouble, and a
     reading process that died before the document was in its hands or in a shutdown,
     give the upload back (it stays queued); only the document itself can fail it: over
@@ -209,17 +224,17 @@ def run_job(env: WorkerEnv, job: Job) -> JobResult:
     try:
         duplicate = env.recorder.record_duplicate(job) if job.booked else None
         if duplicate is not None:
-            log.info("upload %s: same content as result %s", job.upload_id, duplicate.result_id)
+            log.info("upload %s: same content as result %s", job.upload_id, job.booked)
             return duplicate
-        result = env.recorder.record(job, _read(env, job))
-        log.info("upload %s: %s %s", job.upload_id, result.status, result.error_code or "")
-        return result
+        end = env.recorder.record(job, _read(env, job))
+        log.info("%s", end)
+        return end
     except WorkerLost as lost:
         return _charge_crash(env, job, lost)
     except (ReaderKilled, *INFRASTRUCTURE_ERRORS) as exc:
         log.warning("upload %s: given back, not charged: %s", job.upload_id, exc)
         _release(env, job, store_away=isinstance(exc, StoreAway))
-        return JobResult(job.upload_id, job.file_name, "released")
+        return JobEnd(job, UploadStatus.QUEUED)
     finally:
         env.drop(job.upload_id)
 

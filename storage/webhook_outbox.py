@@ -1,7 +1,8 @@
 """Webhook events written in the transaction of the state change that causes them.
 
-Every upload status change passes `uploads.record_move` or `uploads.add_uploads`;
-both note the uploads that reach `completed`, `failed` or `deleted` here, and the batch
+Every upload status change passes `uploads.record_move`, `uploads.add_uploads` or a
+group move (`upload_groups.move_group`, which notes ids instead of loaded rows); they
+note the uploads that reach `completed`, `failed` or `deleted` here, and the batch
 repository notes a batch that finished (`work.finish_batch`, `work.fail_batch`).
 Nothing is rendered then: just before the session commits, the noted uploads and
 batches are rendered once, in their final state of that transaction, and one delivery
@@ -27,7 +28,7 @@ from sqlalchemy.orm import Session
 from storage.models import Batch, Result, Upload, utcnow
 from storage.repositories import webhooks as webhook_repo
 from storage.repositories.news import announce_work
-from storage.repositories.upload_views import UploadView
+from storage.repositories.upload_views import UploadView, views_by_id
 from storage.resources import frozen, present_batch, upload_out, utc_z
 from storage.states import BatchStatus, UploadStatus
 from storage.webhook_models import WebhookEndpoint, WebhookEvent
@@ -46,12 +47,14 @@ _NOTED = "docintake.webhook_events"
 class _Noted:
     uploads: dict[uuid.UUID, Upload]
     batches: set[uuid.UUID]
+    # Moved by a group move, not loaded: upload id -> its company.
+    moved: dict[uuid.UUID, uuid.UUID]
 
 
 def _noted(session: Session) -> _Noted:
     noted = session.info.get(_NOTED)
     if noted is None:
-        noted = session.info[_NOTED] = _Noted({}, set())
+        noted = session.info[_NOTED] = _Noted({}, set(), {})
     assert isinstance(noted, _Noted)
     return noted
 
@@ -61,6 +64,12 @@ def note_upload(session: Session, upload: Upload) -> None:
     event is written at commit."""
     if upload.status in UPLOAD_EVENTS:
         _noted(session).uploads[upload.id] = upload
+
+
+def note_moved_uploads(session: Session, companies: dict[uuid.UUID, uuid.UUID]) -> None:
+    """Uploads a group move took to a terminal status (upload id -> company id): their
+    events are written at commit from the rows as the transaction leaves them."""
+    _noted(session).moved.update(companies)
 
 
 def note_batch_finished(session: Session, batch_id: uuid.UUID) -> None:
@@ -82,11 +91,20 @@ def _write_outbox(session: Session) -> None:
     batches = [batch for batch in found if batch is not None]
     companies = {upload.company_id for upload in uploads}
     companies |= {batch.company_id for batch in batches}
+    companies |= set(noted.moved.values())
     listeners = webhook_repo.endpoints_of_companies(session, companies)
     if not listeners:
         return
     now = utcnow()
-    added = _add_upload_events(session, uploads, listeners, now)
+    heard = {endpoint.company_id for endpoint in listeners}
+    moved = {
+        upload_id: company_id
+        for upload_id, company_id in noted.moved.items()
+        if company_id in heard and upload_id not in noted.uploads
+    }
+    loaded = [upload for upload in uploads if upload.company_id in heard]
+    views = _views_of(session, loaded) + views_by_id(session, moved)
+    added = _add_upload_events(session, views, listeners, now)
     for batch in batches:
         added |= _add_batch_event(session, batch, listeners, now)
     if added:
@@ -112,30 +130,38 @@ def event_payload(event_type: WebhookEvent, data: dict[str, Any], now: datetime)
     return {"type": event_type.value, "timestamp": utc_z(now), "data": data}
 
 
+def _views_of(session: Session, uploads: list[Upload]) -> list[tuple[uuid.UUID, UploadView]]:
+    """The loaded uploads as their company and view."""
+    types = _result_types(session, {u.result_id for u in uploads if u.result_id is not None})
+    return [
+        (
+            upload.company_id,
+            UploadView.of(upload, types.get(upload.result_id) if upload.result_id else None),
+        )
+        for upload in uploads
+    ]
+
+
 def _add_upload_events(
-    session: Session, uploads: list[Upload], listeners: list[WebhookEndpoint], now: datetime
+    session: Session,
+    views: list[tuple[uuid.UUID, UploadView]],
+    listeners: list[WebhookEndpoint],
+    now: datetime,
 ) -> bool:
     """Whether it added any delivery."""
-    wanted = [
-        (upload, endpoints)
-        for upload in uploads
-        if (endpoints := listening(listeners, upload.company_id, _event_of(upload)))
-    ]
-    if not wanted:
-        return False
-    types = _result_types(session, {u.result_id for u, _ in wanted if u.result_id is not None})
-    for upload, endpoints in wanted:
-        view = UploadView.of(upload, types.get(upload.result_id) if upload.result_id else None)
-        payload = event_payload(_event_of(upload), frozen(upload_out(view, "")), now)
+    added = False
+    for company_id, view in views:
+        if view.status not in UPLOAD_EVENTS:
+            continue
+        event_type = UPLOAD_EVENTS[UploadStatus(view.status)]
+        endpoints = listening(listeners, company_id, event_type)
+        if not endpoints:
+            continue
+        payload = event_payload(event_type, frozen(upload_out(view, "")), now)
         for endpoint in endpoints:
-            webhook_repo.add_delivery(
-                session, endpoint.id, _event_of(upload), upload.id, payload, now
-            )
-    return True
-
-
-def _event_of(upload: Upload) -> WebhookEvent:
-    return UPLOAD_EVENTS[UploadStatus(upload.status)]
+            webhook_repo.add_delivery(session, endpoint.id, event_type, view.id, payload, now)
+        added = True
+    return added
 
 
 def _result_types(session: Session, result_ids: set[uuid.UUID]) -> dict[uuid.UUID, str]:

@@ -5,7 +5,7 @@ large), so a batch of 100 uploads or an inbox page is one cheap query."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -154,6 +154,21 @@ def view_of(session: Session, upload: Upload) -> UploadView:
         else None
     )
     return UploadView.of(upload, result_type)
+
+
+_VIEWS_BY_ID = _VIEWS.where(_uploads.c.id.in_(bindparam("ids", expanding=True))).order_by(
+    _uploads.c.id
+)
+
+
+def views_by_id(
+    session: Session, companies: Mapping[uuid.UUID, uuid.UUID]
+) -> list[tuple[uuid.UUID, UploadView]]:
+    """The uploads (id -> company id) as their company and view, in id order."""
+    if not companies:
+        return []
+    rows = session.execute(_VIEWS_BY_ID, {"ids": list(companies)})
+    return [(companies[row.id], UploadView(*row)) for row in rows]
 
 
 def batch_views(session: Session, batch_id: uuid.UUID) -> list[UploadView]:

@@ -9,23 +9,39 @@ never take the same row; on SQLite every write transaction starts with
 from __future__ import annotations
 
 import uuid
-from collections.abc import Collection, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, and_, bindparam, func, or_, select, update
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy import ColumnElement, Select, and_, bindparam, func, select, update
+from sqlalchemy.orm import Session
 
-from processors.base import FailureCode
-from processors.email_message import MessageHead
+from processors.base import Failure, FailureCode
 from storage.db import locked
 from storage.models import Batch, Company, Upload, UTCDateTime, utcnow
+from storage.repositories import batch_work
+from storage.repositories.upload_groups import PerRow, move_group
 from storage.repositories.uploads import record_move
-from storage.states import ACTIVE_STATUSES, UnpackState, UploadStatus
+from storage.states import UploadStatus
+from storage.upload_moves import COMPLETE, FAIL, TAKE
 from storage.upload_moves import MAX_CRASHES as MAX_CRASHES
 from storage.upload_moves import MAX_TAKES as MAX_TAKES
-from storage.webhook_outbox import note_batch_finished
+
+# The batches' half of the queue (storage/repositories/batch_work.py), named here too.
+batch_progress = batch_work.batch_progress
+charge_batch_crash = batch_work.charge_batch_crash
+claim_batch = batch_work.claim_batch
+extend_batch_lease = batch_work.extend_batch_lease
+fail_batch = batch_work.fail_batch
+fail_pending_batch = batch_work.fail_pending_batch
+finish_batch = batch_work.finish_batch
+give_back_batch_take = batch_work.give_back_batch_take
+has_claimable_batch = batch_work.has_claimable_batch
+mark_unpacked = batch_work.mark_unpacked
+pending_batch = batch_work.pending_batch
+positions_of = batch_work.positions_of
+record_message_head = batch_work.record_message_head
 
 # A company whose files the object store did not hand over waits this long before its
 # uploads are claimed again, twice as long each time the trouble goes on, at most
@@ -41,26 +57,50 @@ def _not_waiting_for_the_store(now: datetime | ColumnElement[datetime]) -> Colum
     return Upload.company_id.not_in(waiting)
 
 
+@dataclass(frozen=True, slots=True)
+class ClaimedUpload:
+    """The columns of a claimed upload its reading needs."""
+
+    id: uuid.UUID
+    company_id: uuid.UUID
+    batch_id: uuid.UUID | None
+    position: int | None
+    file_name: str
+    document_type: str
+    sha256: str
+    size_bytes: int
+    object_key: str | None
+    created_at: datetime
+
+
+_CLAIMED = [
+    Upload.__table__.c[name]
+    for name in ClaimedUpload.__dataclass_fields__
+    if name not in ("id", "company_id")
+]
+
+
 def claim_uploads(
     session: Session,
     owner: str,
     limit: int,
     lease: timedelta,
     batch_id: uuid.UUID | None = None,
-) -> list[Upload]:
+) -> list[ClaimedUpload]:
     """Move up to `limit` queued uploads (single uploads, or those of one batch) to
-    processing under a lease held by `owner`. Single uploads are taken in turns per
-    company: each company's oldest first, then each company's second oldest, and so on.
-    A batch's files are taken largest first, the order they are read in: a scan costs
-    seconds of OCR where a text PDF or an XML invoice costs milliseconds, and scans are
-    large, so a batch no longer ends with one reading process on its last scan while the
-    others sit idle (docs/throughput.md, ninth round)."""
+    processing under a lease held by `owner`, in one UPDATE (the move `take` on a
+    group). Single uploads are taken in turns per company: each company's oldest first,
+    then each company's second oldest, and so on. A batch's files are taken largest
+    first, the order they are read in: a scan costs seconds of OCR where a text PDF or an
+    XML invoice costs milliseconds, and scans are large, so a batch no longer ends with
+    one reading process on its last scan while the others sit idle (docs/throughput.md,
+    ninth round)."""
     now = utcnow()
     if batch_id is None:
-        statement = select(Upload).where(Upload.id.in_(_singles_in_turns(limit, now)))
+        chosen = select(Upload.id).where(Upload.id.in_(_singles_in_turns(limit, now)))
     else:
-        statement = (
-            select(Upload)
+        chosen = (
+            select(Upload.id)
             .where(
                 Upload.status == UploadStatus.QUEUED,
                 Upload.batch_id == batch_id,
@@ -69,12 +109,21 @@ def claim_uploads(
             .order_by(Upload.size_bytes.desc(), Upload.position)
             .limit(limit)
         )
-    uploads = list(session.scalars(locked(session, statement, skip_locked=True)))
-    expires = now + lease
-    for upload in uploads:
-        record_move(session, upload, upload.take(owner, expires))
-    session.flush()
-    return uploads
+    rows = move_group(
+        session,
+        TAKE,
+        locked(session, chosen, skip_locked=True),
+        returning=_CLAIMED,
+        owner=owner,
+        expires_at=now + lease,
+    )
+    claimed = [
+        ClaimedUpload(**{name: getattr(row, name) for name in ClaimedUpload.__dataclass_fields__})
+        for row in rows
+    ]
+    if batch_id is None:
+        return sorted(claimed, key=lambda upload: (upload.created_at, upload.id))
+    return sorted(claimed, key=lambda upload: (-upload.size_bytes, upload.position or 0))
 
 
 def _singles_in_turns(limit: int, now: datetime) -> Select[tuple[uuid.UUID]]:
@@ -106,6 +155,36 @@ def extend_upload_leases(
         )
 
 
+def held_upload_ids(
+    session: Session, upload_ids: Sequence[uuid.UUID], owner: str
+) -> set[uuid.UUID]:
+    """Those of the uploads that `owner` still holds in processing, locked in id order
+    (not loaded); the others' leases were lost (another worker took them over)."""
+    return set(
+        session.scalars(
+            locked(session, _HELD_UPLOAD_IDS), {"ids": list(upload_ids), "owner": owner}
+        )
+    )
+
+
+def complete_uploads(session: Session, results: Mapping[uuid.UUID, uuid.UUID]) -> None:
+    """Complete held uploads (upload id -> result id), in one statement."""
+    move_group(session, COMPLETE, list(results), result_id=PerRow(results))
+
+
+def fail_uploads(session: Session, failures: Mapping[uuid.UUID, Failure]) -> None:
+    """Fail held uploads in processing (upload id -> failure), in one statement."""
+    move_group(
+        session,
+        FAIL,
+        list(failures),
+        sources=(UploadStatus.PROCESSING,),
+        code=PerRow({upload_id: failure.code for upload_id, failure in failures.items()}),
+        message=PerRow({upload_id: failure.message for upload_id, failure in failures.items()}),
+        details=PerRow({upload_id: failure.details for upload_id, failure in failures.items()}),
+    )
+
+
 def held_upload(session: Session, upload_id: uuid.UUID, owner: str) -> Upload | None:
     """The upload, locked, if `owner` still holds it in processing; None if the lease
     was lost (another worker took it over)."""
@@ -122,16 +201,21 @@ def held_uploads(
     return {upload.id: upload for upload in found}
 
 
-# Built once (the recorder asks in every transaction).
-_HELD_UPLOADS = (
-    select(Upload)
-    .where(
-        Upload.id.in_(bindparam("ids", expanding=True)),
-        Upload.status == UploadStatus.PROCESSING,
-        Upload.lease_owner == bindparam("owner"),
+def _held(*columns: Any) -> Select[Any]:
+    return (
+        select(*columns)
+        .where(
+            Upload.id.in_(bindparam("ids", expanding=True)),
+            Upload.status == UploadStatus.PROCESSING,
+            Upload.lease_owner == bindparam("owner"),
+        )
+        .order_by(Upload.id)
     )
-    .order_by(Upload.id)
-)
+
+
+# Built once (the recorder asks in every transaction).
+_HELD_UPLOAD_IDS = _held(Upload.id)
+_HELD_UPLOADS = _held(Upload)
 
 
 def release_upload(session: Session, upload: Upload) -> None:
@@ -157,14 +241,6 @@ def _expired(now: datetime, batch_id: uuid.UUID | None) -> ColumnElement[bool]:
     """Uploads in processing whose worker's lease ran out: single uploads, or one batch's."""
     scope = Upload.batch_id.is_(None) if batch_id is None else Upload.batch_id == batch_id
     return and_(Upload.status == UploadStatus.PROCESSING, Upload.lease_expires_at < now, scope)
-
-
-def _claimable(now: datetime | ColumnElement[datetime]) -> ColumnElement[bool]:
-    """Batches not finished that nobody holds, or whose holder died."""
-    return and_(
-        Batch.finished_at.is_(None),
-        or_(Batch.lease_expires_at.is_(None), Batch.lease_expires_at < now),
-    )
 
 
 def recover_expired_uploads(
@@ -210,141 +286,6 @@ def wait_for_the_store(session: Session, company_id: uuid.UUID, now: datetime) -
     return seconds
 
 
-def pending_batch(session: Session, batch_id: uuid.UUID) -> Batch | None:
-    """The batch, locked, while its archive waits to be unpacked; None once it is
-    unpacked or failed (by another worker whose lease had run out meanwhile)."""
-    batch = session.scalars(locked(session, select(Batch).where(Batch.id == batch_id))).one()
-    return batch if batch.unpack_state == UnpackState.PENDING else None
-
-
-def charge_batch_crash(session: Session, batch_id: uuid.UUID) -> int | None:
-    """One more failed or dead unpack of the batch; returns the count, None if the
-    batch is no longer pending."""
-    batch = pending_batch(session, batch_id)
-    if batch is None:
-        return None
-    batch.crashes += 1
-    session.flush()
-    return batch.crashes
-
-
-def give_back_batch_take(session: Session, batch_id: uuid.UUID) -> None:
-    """The unpack met store trouble: this claim does not count towards MAX_TAKES."""
-    session.execute(
-        update(Batch)
-        .where(Batch.id == batch_id, Batch.attempts > 0)
-        .values(attempts=Batch.attempts - 1)
-    )
-
-
-def has_claimable_batch(session: Session, now: datetime) -> bool:
-    """Whether a batch waits for a worker. A read: workers polling an idle queue take
-    no write lock (SQLite) and no row locks (Postgres) until there is one to claim."""
-    return session.scalars(select(Batch.id).where(_claimable(now)).limit(1)).first() is not None
-
-
-def claim_batch(
-    session: Session, owner: str, lease: timedelta, excluding: Collection[uuid.UUID] = ()
-) -> Batch | None:
-    """The oldest unfinished batch that nobody holds (or whose holder died), of the
-    companies with the fewest batches in hand: one company's many batches take turns
-    with another company's one. None of the companies in `excluding` (they read as many
-    batches as they may in the claiming worker)."""
-    now = utcnow()
-    held = aliased(Batch)
-    in_hand = (
-        select(func.count())
-        .where(
-            held.company_id == Batch.company_id,
-            held.finished_at.is_(None),
-            held.lease_expires_at > now,
-        )
-        .scalar_subquery()
-    )
-    statement = select(Batch).where(_claimable(now)).order_by(in_hand, Batch.created_at).limit(1)
-    if excluding:
-        statement = statement.where(Batch.company_id.not_in(excluding))
-    batch = session.scalars(locked(session, statement, skip_locked=True)).one_or_none()
-    if batch is not None:
-        batch.lease_owner = owner
-        batch.lease_expires_at = now + lease
-        batch.attempts += 1
-        session.flush()
-    return batch
-
-
-def extend_batch_lease(session: Session, batch_id: uuid.UUID, owner: str, lease: timedelta) -> bool:
-    result = session.execute(
-        update(Batch)
-        .where(Batch.id == batch_id, Batch.lease_owner == owner)
-        .values(lease_expires_at=utcnow() + lease)
-    )
-    return bool(result.rowcount)  # type: ignore[attr-defined]
-
-
-def finish_batch(session: Session, batch_id: uuid.UUID, owner: str) -> None:
-    result = session.execute(
-        update(Batch)
-        .where(Batch.id == batch_id, Batch.lease_owner == owner)
-        .values(finished_at=utcnow(), lease_owner=None, lease_expires_at=None)
-    )
-    if result.rowcount:  # type: ignore[attr-defined]
-        note_batch_finished(session, batch_id)
-
-
-def mark_unpacked(session: Session, batch_id: uuid.UUID) -> None:
-    """The batch's uploads exist: set in the transaction that inserts them."""
-    session.execute(
-        update(Batch)
-        .where(Batch.id == batch_id, Batch.unpack_state == UnpackState.PENDING)
-        .values(unpack_state=UnpackState.DONE)
-    )
-
-
-def record_message_head(session: Session, batch_id: uuid.UUID, head: MessageHead) -> None:
-    """An e-mail batch's sender, subject, Message-ID and Authentication-Results, as its
-    message's header says (read when it was unpacked)."""
-    session.execute(
-        update(Batch)
-        .where(Batch.id == batch_id)
-        .values(
-            mail_from=head.sender or Batch.mail_from,
-            mail_subject=head.subject,
-            message_id=head.message_id,
-            authentication_results=head.authentication_results,
-        )
-    )
-
-
-def fail_batch(session: Session, batch: Batch, code: str, message: str) -> None:
-    batch.unpack_state = UnpackState.FAILED
-    batch.error_code, batch.error_message = code, message
-    batch.finished_at = utcnow()
-    batch.lease_owner = batch.lease_expires_at = None
-    note_batch_finished(session, batch.id)
-
-
-def fail_pending_batch(session: Session, batch_id: uuid.UUID, code: str, message: str) -> bool:
-    """Fail the batch if it is still pending; False (nothing changed) otherwise."""
-    batch = pending_batch(session, batch_id)
-    if batch is not None:
-        fail_batch(session, batch, code, message)
-    return batch is not None
-
-
-def positions_of(session: Session, batch_id: uuid.UUID) -> set[int]:
-    statement = select(Upload.position).where(Upload.batch_id == batch_id)
-    return {position for position in session.scalars(statement) if position is not None}
-
-
-def batch_progress(session: Session, batch_id: uuid.UUID) -> tuple[int, int]:
-    """(uploads in a terminal state, all uploads) of a batch."""
-    active = Upload.status.in_(ACTIVE_STATUSES)
-    statement = select(func.count(), func.count().filter(active)).where(Upload.batch_id == batch_id)
-    total, still_active = session.execute(statement).one()
-    return int(total) - int(still_active), int(total)
-
-
 def _queued_single() -> ColumnElement[bool]:
     return and_(Upload.status == UploadStatus.QUEUED, Upload.batch_id.is_(None))
 
@@ -366,7 +307,7 @@ class Waiting:
 def _waiting_statement() -> Select[tuple[bool, bool]]:
     now = bindparam("now", type_=UTCDateTime())
     singles = select(Upload.id).where(_queued_single(), _not_waiting_for_the_store(now)).exists()
-    batch = select(Batch.id).where(_claimable(now)).exists()
+    batch = select(Batch.id).where(batch_work.claimable(now)).exists()
     return select(singles.label("singles"), batch.label("batch"))
 
 

@@ -226,7 +226,7 @@ def test_a_vanished_object_fails_its_upload_after_a_few_tries(
 
     result = run_job(env, job)
 
-    assert (result.status, result.error_code) == ("failed", "processing_failed")
+    assert (result.status, result.failure) == ("failed", "processing_failed")
     body = api.get(f"/v1/uploads/{upload_id}", headers=company.headers).json()
     assert "stored bytes are missing" in body["error"]["message"]
 

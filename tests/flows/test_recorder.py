@@ -7,16 +7,17 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from sqlalchemy import Engine, create_engine, event, func, select
 from sqlalchemy.exc import OperationalError
 
-from flows.jobs import Job, JobResult
-from flows.reader_process import ReadOutcome
+from flows.jobs import Job, JobEnd
 from flows.recorder import GATHER_GAP_SECONDS, MAX_GROUP, Recorder, _Entry
+from processors.base import Failure, FailureCode, Outcome, Reading, ResultType
 from storage.db import Database
 from storage.models import Result, StatusChange, Upload, utcnow
 from storage.repositories import results as result_repo
@@ -26,8 +27,19 @@ from storage.states import UploadStatus
 from tests.conftest import make_tenant
 
 OWNER = "recorder-test"
-INVOICE = ReadOutcome(result_type="invoice", data={"invoice": {"number": "1"}})
-FAILED = ReadOutcome(failure_code="invalid_e_invoice", failure_message="BR-01")
+
+
+@dataclass(frozen=True)
+class _Invoice:
+    RESULT_TYPE: ClassVar[ResultType] = ResultType.INVOICE
+    VERSION: ClassVar[int] = 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"invoice": {"number": "1"}}
+
+
+INVOICE = Outcome(_Invoice())
+FAILED = Failure(FailureCode.INVALID_E_INVOICE, "BR-01", {"rule": "BR-01"})
 
 
 @pytest.fixture
@@ -60,7 +72,7 @@ def _claimed(db: Database, contents: list[str]) -> list[Job]:
     return jobs
 
 
-def _record_together(recorder: Recorder, jobs: list[Job], outcome: ReadOutcome) -> list[Any]:
+def _record_together(recorder: Recorder, jobs: list[Job], outcome: Reading) -> list[Any]:
     """Record from one thread per job, all released at once; results or errors."""
     start = threading.Barrier(len(jobs))
     answers: list[Any] = [None] * len(jobs)
@@ -96,7 +108,9 @@ def test_outcomes_arriving_together_share_transactions(db: Database) -> None:
 
     answers = _record_together(Recorder(db, OWNER), jobs, INVOICE)
 
-    assert all(isinstance(a, JobResult) and a.status == "completed" for a in answers), answers
+    assert all(isinstance(a, JobEnd) and a.status is UploadStatus.COMPLETED for a in answers), (
+        answers
+    )
     assert _statuses(db, jobs) == ["completed"] * 20
     assert len(commits) < 10, "each outcome was committed on its own"
     with db.read_session() as session:
@@ -113,8 +127,8 @@ def test_same_content_twice_in_a_group_is_booked_once(db: Database) -> None:
 
     answers = _record_together(Recorder(db, OWNER), jobs, INVOICE)
 
-    assert {a.status for a in answers} == {"completed"}
-    assert len({a.result_id for a in answers}) == 2
+    assert {a.status for a in answers} == {UploadStatus.COMPLETED}
+    assert len({a.result for a in answers}) == 2
     with db.read_session() as session:
         assert session.scalar(select(func.count()).select_from(Result)) == 2
 
@@ -133,24 +147,32 @@ def test_failures_and_lost_leases_in_one_group(db: Database) -> None:
         for job, outcome in ((kept, INVOICE), (failing, FAILED), (taken_over, INVOICE))
     }
 
-    assert answers[kept.upload_id].status == "completed"
-    assert answers[failing.upload_id].error_code == "invalid_e_invoice"
-    assert answers[taken_over.upload_id].status == "lost"
+    assert answers[kept.upload_id].status is UploadStatus.COMPLETED
+    assert answers[failing.upload_id].failure is FailureCode.INVALID_E_INVOICE
+    assert answers[taken_over.upload_id].status is None
     assert _statuses(db, [kept, failing, taken_over]) == ["completed", "failed", "processing"]
+    with db.read_session() as session:
+        failed = session.get(Upload, failing.upload_id)
+        assert failed is not None
+        assert (failed.error_code, failed.error_message, failed.error_details) == (
+            "invalid_e_invoice",
+            "BR-01",
+            {"rule": "BR-01"},
+        )
 
 
 def test_a_duplicate_of_a_deleted_result_is_read_anew(db: Database) -> None:
     original, repeat = _claimed(db, ["f" * 64, "f" * 64])
     recorder = Recorder(db, OWNER)
-    booked = recorder.record(original, INVOICE)
-    assert booked.result_id is not None
+    booked = recorder.record(original, INVOICE).result
+    assert booked is not None
     with db.session() as session:
-        result = session.get(Result, booked.result_id)
+        result = session.get(Result, booked[0])
         assert result is not None
         result.deleted_at = utcnow()
         session.commit()
 
-    duplicate = dataclasses.replace(repeat, booked=(booked.result_id, "invoice"))
+    duplicate = dataclasses.replace(repeat, booked=booked)
     assert recorder.record_duplicate(duplicate) is None
     assert _statuses(db, [repeat]) == ["processing"]
 
@@ -178,8 +200,8 @@ def test_content_booked_by_another_worker_meanwhile(
     other.engine.dispose()
 
     assert theirs, "the other worker's booking did not happen"
-    assert answer.status == "completed"
-    assert answer.result_id == theirs[0]
+    assert answer.status is UploadStatus.COMPLETED
+    assert answer.result == (theirs[0], ResultType.INVOICE)
     assert _statuses(db, [first]) == ["completed"]
     with db.read_session() as session:
         assert session.scalar(select(func.count()).select_from(Result)) == 1
@@ -228,3 +250,53 @@ def test_the_writer_does_not_wait_while_nothing_is_being_read(db: Database) -> N
     started = time.monotonic()
     assert recorder._gather(entries[0]) == entries
     assert time.monotonic() - started < GATHER_GAP_SECONDS / 2
+
+
+def _statements_to_record(db: Database, size: int) -> int:
+    jobs = _claimed(db, ["9" * 64] * size)
+    recorder = Recorder(db, OWNER)
+    entries = [_Entry(job, INVOICE if n % 2 else FAILED) for n, job in enumerate(jobs)]
+    statements: list[str] = []
+
+    def count(*args: Any) -> None:
+        statements.append(str(args[2]))
+
+    event.listen(db.engine, "before_cursor_execute", count)
+    recorder._transaction(entries, one_by_one=False)
+    event.remove(db.engine, "before_cursor_execute", count)
+    assert _statuses(db, jobs) == ["failed", "completed"] * (size // 2)
+    return len(statements)
+
+
+def test_a_group_is_recorded_in_as_many_statements_whatever_its_size(db: Database) -> None:
+    """No upload is loaded or flushed one by one: the held ones are locked in one
+    statement, and the completed and the failed ones each moved in one UPDATE with their
+    history rows in one INSERT."""
+    assert _statements_to_record(db, 2) == _statements_to_record(db, 24)
+
+
+def test_a_claim_takes_a_group_in_one_update(db: Database) -> None:
+    company_id = make_tenant(db, "Claims").company_id
+    with db.session() as session:
+        uploads = [
+            Upload(
+                id=uuid.uuid4(),
+                company_id=company_id,
+                file_name=f"{n}.xml",
+                document_type="auto",
+                sha256=f"{n:064x}",
+                size_bytes=1,
+                attempts=0,
+            )
+            for n in range(12)
+        ]
+        upload_repo.add_uploads(session, [(upload, UploadStatus.QUEUED) for upload in uploads])
+        session.commit()
+    statements: list[str] = []
+    event.listen(db.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+    with db.session() as session:
+        claimed = work_repo.claim_uploads(session, OWNER, 10, timedelta(minutes=1))
+        session.commit()
+    writes = [s for s in statements if not s.lstrip().upper().startswith(("BEGIN", "SELECT"))]
+    assert len(claimed) == 10
+    assert [s.split()[0] for s in writes] in (["WITH", "INSERT"], ["UPDATE", "INSERT"]), writes

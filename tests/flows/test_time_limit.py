@@ -10,7 +10,7 @@ import pytest
 from fpdf import FPDF
 
 from flows.reader_process import ReaderLimits, _on_alarm, read_in_child
-from processors.base import CompanyProfile, DocumentType, ProcessingContext
+from processors.base import CompanyProfile, DocumentType, Failure, ProcessingContext
 
 # The alarm lands wherever the read is, a weakref callback of a garbage collection
 # included: Python then reports it as unraisable (the reader still fails the document,
@@ -43,8 +43,8 @@ def test_a_long_pdf_over_the_limit_fails_processing_failed(
 ) -> None:
     context = ProcessingContext(document_type, "long.pdf", CompanyProfile("Acme GmbH"))
     outcome = read_in_child(_long_text_pdf(150), context, ReaderLimits(time_limit=0.05))
-    assert outcome.failure_code == "processing_failed", outcome
-    assert "took longer than" in (outcome.failure_message or "")
+    assert isinstance(outcome, Failure) and outcome.code == "processing_failed", outcome
+    assert "took longer than" in outcome.message
 
 
 def test_a_limit_that_passes_as_it_is_armed_fails_the_document_not_its_process(
@@ -57,5 +57,5 @@ def test_a_limit_that_passes_as_it_is_armed_fails_the_document_not_its_process(
     document = _long_text_pdf(1)
     for _ in range(50):
         outcome = read_in_child(document, context, ReaderLimits(time_limit=1e-6))
-        assert outcome.failure_code == "processing_failed", outcome
-        assert "took longer than" in (outcome.failure_message or "")
+        assert isinstance(outcome, Failure) and outcome.code == "processing_failed", outcome
+        assert "took longer than" in outcome.message

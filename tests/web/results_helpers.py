@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 
 from api.deps import Services
 from flows.executor import DocumentExecutor
-from flows.jobs import JobResult
+from flows.jobs import JobEnd
 from flows.work import WorkerEnv, claim, run_job
 from storage.models import Result, Upload
 from tests.api.helpers import post_upload
@@ -47,7 +47,7 @@ def worker_env(services: Services, owner: str = "results-test-worker") -> Worker
     )
 
 
-def read_queued(services: Services, batch_id: uuid.UUID | None = None) -> list[JobResult]:
+def read_queued(services: Services, batch_id: uuid.UUID | None = None) -> list[JobEnd]:
     """What one pass of a worker does: claim the queued uploads and read each one."""
     env = worker_env(services)
     return [run_job(env, job) for job in claim(env, limit=100, batch_id=batch_id)]
