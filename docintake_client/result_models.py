@@ -15,6 +15,23 @@ Agreement = Literal["agrees", "disagrees", "not_found"]
 
 Confidence = Literal["high", "low"]
 
+ContentItem = Literal[
+    "supplier_name_address",
+    "recipient_name_address",
+    "supplier_tax_id",
+    "issue_date",
+    "invoice_number",
+    "goods_services",
+    "supply_date",
+    "net_per_rate",
+    "tax_rate_amount",
+    "exemption_note",
+    "reverse_charge_note",
+    "recipient_vat_id",
+]
+
+ContentRegime = Literal["section_14", "section_33"]
+
 DocumentType = Literal[
     "auto", "supplier_invoice", "customer_invoice", "bank_statement", "other_document"
 ]
@@ -39,6 +56,8 @@ FileKind = Literal["pdf", "xml", "zip", "image", "office", "empty", "unknown"]
 HybridField = Literal["invoice_number", "issue_date", "gross_total", "amount_due", "iban"]
 
 InvoiceType = Literal["invoice", "credit_note", "corrected_invoice"]
+
+ItemStatus = Literal["present", "missing", "not_determinable", "not_applicable", "not_required"]
 
 Level = Literal["fatal", "error", "warning", "information"]
 
@@ -115,6 +134,14 @@ class BuyerAddress:
     postal_code: str | None = dataclasses.field(metadata={"key": "postalCode"})
     subdivision: str | None = dataclasses.field(metadata={"key": "subdivision"})
     country_code: str | None = dataclasses.field(metadata={"key": "countryCode"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ContentCheck:
+    """ContentCheck"""
+
+    regime: ContentRegime = dataclasses.field(metadata={"key": "regime"})
+    items: tuple[ItemVerdict, ...] = dataclasses.field(metadata={"key": "items"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -257,7 +284,8 @@ class InvoiceChecks:
 class InvoiceData:
     """Stored as `invoice`, the four direction keys, how it was read (a PDF's text:
     classification and checks; an e-invoice: validation; a hybrid PDF also the check
-    of its XML against its text), the check of its tax ids, and the source."""
+    of its XML against its text), the check of its tax ids and of its mandatory
+    items, and the source."""
 
     invoice: Invoice = dataclasses.field(metadata={"key": "invoice"})
     direction: DocumentType = dataclasses.field(metadata={"key": "direction"})
@@ -276,6 +304,9 @@ class InvoiceData:
     )
     tax_ids: tuple[TaxIdCheck, ...] | None = dataclasses.field(
         metadata={"key": "taxIds"}, default=None
+    )
+    content_check: ContentCheck | None = dataclasses.field(
+        metadata={"key": "contentCheck"}, default=None
     )
     source: Source = dataclasses.field(metadata={"key": "source"})
     evidence: tuple[FieldEvidence, ...] | None = dataclasses.field(
@@ -298,6 +329,16 @@ class InvoiceResultOut:
     original: str = dataclasses.field(metadata={"key": "original"})
     type: Literal["invoice"] = dataclasses.field(metadata={"key": "type"})
     data: InvoiceData = dataclasses.field(metadata={"key": "data"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ItemVerdict:
+    """ItemVerdict"""
+
+    item: ContentItem = dataclasses.field(metadata={"key": "item"})
+    status: ItemStatus = dataclasses.field(metadata={"key": "status"})
+    reference: str = dataclasses.field(metadata={"key": "reference"})
+    where: str | None = dataclasses.field(metadata={"key": "where"}, default=None)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -83,16 +83,14 @@ def content_check(
     pages: Mapping[str, int] | None = None,
     delivery_terms: tuple[str, ...] = (),
 ) -> ContentCheck:
-    """`pages`: the page each field of a PDF was printed on, by its evidence key
-    (processors/results/evidence.py: "number", "seller.name"). `text`: a PDF's text, None for an e-invoice: then `invoice` is all there is, and
-    `delivery_terms` the business terms of the supply date the XML carries (BT-72,
-    BG-14, BG-26), which the normalized invoice does not keep."""
+    """`text`: a PDF's text, None for an e-invoice: then `invoice` is all there is,
+    and `delivery_terms` the business terms of the supply date the XML carries (BT-72,
+    BG-14), which the normalized invoice does not keep. `pages`: the page each field of
+    a PDF was printed on, by its evidence key ("number", "seller.name")."""
     signs = TextSigns(text) if text is not None else None
     reader = _Reader(invoice, signs, pages or {}, delivery_terms)
     reverse_charge = reader.reverse_charge()
-    regime = (
-        ContentRegime.SMALL if reader.small() and not reverse_charge else ContentRegime.FULL
-    )
+    regime = ContentRegime.SMALL if reader.small() and not reverse_charge else ContentRegime.FULL
     verdicts = []
     for item in ContentItem:
         if regime is ContentRegime.SMALL and item not in _SMALL_INVOICE_ITEMS:

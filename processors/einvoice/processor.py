@@ -168,7 +168,7 @@ def delivery_terms(root: etree._Element) -> tuple[str, ...]:
         if not isinstance(element.tag, str):
             continue
         term = _DELIVERY_ELEMENTS.get(etree.QName(element).localname)
-        dated = any(ch.isdigit() for ch in "".join(element.itertext()))
+        dated = any(ch.isdigit() for text in element.itertext() for ch in str(text))
         if term and dated and term not in found:
             found.append(term)
     return tuple(found)

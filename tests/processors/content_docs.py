@@ -136,7 +136,9 @@ def content_invoice(spec: ContentSpec) -> Invoice:
     category = {"exempt": "E", "reverse_charge": "AE"}.get(spec.kind, "S")
     reason = _NOTES.get(spec.kind)
     note_item = (
-        ContentItem.REVERSE_CHARGE_NOTE if spec.kind == "reverse_charge" else ContentItem.EXEMPTION_NOTE
+        ContentItem.REVERSE_CHARGE_NOTE
+        if spec.kind == "reverse_charge"
+        else ContentItem.EXEMPTION_NOTE
     )
     seller = Party(
         name=spec.seller,

@@ -38,7 +38,9 @@ TRUTH_ITEMS = {
 
 def _pdf_check(spec: ContentSpec) -> ContentCheck:
     company = CompanyProfile(name=spec.buyer)
-    outcome = read_document(content_pdf(spec), ProcessingContext(DocumentType.AUTO, "upload", company))
+    outcome = read_document(
+        content_pdf(spec), ProcessingContext(DocumentType.AUTO, "upload", company)
+    )
     assert isinstance(outcome.result, InvoiceResult)
     assert outcome.result.content_check is not None
     assert InvoiceResult.from_dict(outcome.data) == outcome.result
@@ -116,7 +118,9 @@ def test_reverse_charge_is_never_a_small_invoice() -> None:
 
 
 @pytest.mark.parametrize(
-    "row", [r for r in manifest_rows("plain_invoice") if r["file"].split("/")[-1] in TRUTH], ids=row_id
+    "row",
+    [r for r in manifest_rows("plain_invoice") if r["file"].split("/")[-1] in TRUTH],
+    ids=row_id,
 )
 def test_no_item_a_person_read_is_missing(row: dict[str, str], corpus: Path) -> None:
     outcome = read_document((CORPUS / row["file"]).read_bytes(), context())
