@@ -16,6 +16,7 @@ from api.body_limits import BodyKind, body_limit
 from api.deps import ServicesDep
 from api.web.auth import CsrfUser, CurrentUser, WebUser
 from api.web.check_views import account_warning_views, tax_id_views
+from api.web.content_views import content_check_view
 from api.web.downloads import original_response, stored_upload
 from api.web.evidence_views import evidence_view
 from api.web.i18n import N_
@@ -130,6 +131,7 @@ def invoice_page(
             "invoice": invoice_view(read, duplicates),
             "evidence": evidence,
             "tax_ids": tax_id_views(read),
+            "content_check": content_check_view(read),
             "account_warnings": account_warning_views(session, result),
             "print_url": f"/app/invoices/{result.id}/print",
         }
