@@ -73,6 +73,25 @@ TotalsCheck = Literal["passed", "failed", "incomplete"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class AccountWarningOut:
+    """A warning about the bank account a supplier invoice asks to be paid into
+    (docs/checks.md): `new_iban` (never seen for the supplier, while others were) or
+    `foreign_iban` (another country than the supplier's), and the accountant's
+    decision."""
+
+    id: str = dataclasses.field(metadata={"key": "id"})
+    iban: str = dataclasses.field(metadata={"key": "iban"})
+    reason: Literal["new_iban", "foreign_iban"] = dataclasses.field(metadata={"key": "reason"})
+    supplier_country: str | None = dataclasses.field(metadata={"key": "supplierCountry"})
+    known_ibans: tuple[str, ...] = dataclasses.field(metadata={"key": "knownIbans"})
+    decision: Literal["confirmed", "dismissed"] | None = dataclasses.field(
+        metadata={"key": "decision"}
+    )
+    decided_at: str | None = dataclasses.field(metadata={"key": "decidedAt"})
+    created_at: str = dataclasses.field(metadata={"key": "createdAt"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BankStatementData:
     """BankStatementResult"""
 
@@ -98,6 +117,9 @@ class BankStatementResultOut:
     original: str = dataclasses.field(metadata={"key": "original"})
     type: Literal["bank_statement"] = dataclasses.field(metadata={"key": "type"})
     data: BankStatementData = dataclasses.field(metadata={"key": "data"})
+    payment_matches: tuple[PaymentMatchOut, ...] | None = dataclasses.field(
+        metadata={"key": "paymentMatches"}, default=None
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -318,7 +340,9 @@ class InvoiceData:
 class InvoiceResultOut:
     """An invoice: the normalized invoice (EN 16931 terms in the descriptions), its
     direction, how it was read (`validation` of an e-invoice, or `classification`
-    and `checks` of a PDF's text, with `needsReview`), and a hybrid's `hybridCheck`."""
+    and `checks` of a PDF's text, with `needsReview`), and a hybrid's `hybridCheck`.
+    Beside the data: the warnings about its bank account and the payments matched to
+    it."""
 
     id: str = dataclasses.field(metadata={"key": "id"})
     schema_version: int = dataclasses.field(metadata={"key": "schemaVersion"})
@@ -329,6 +353,12 @@ class InvoiceResultOut:
     original: str = dataclasses.field(metadata={"key": "original"})
     type: Literal["invoice"] = dataclasses.field(metadata={"key": "type"})
     data: InvoiceData = dataclasses.field(metadata={"key": "data"})
+    account_warnings: tuple[AccountWarningOut, ...] | None = dataclasses.field(
+        metadata={"key": "accountWarnings"}, default=None
+    )
+    payment_matches: tuple[PaymentMatchOut, ...] | None = dataclasses.field(
+        metadata={"key": "paymentMatches"}, default=None
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -482,6 +512,26 @@ class PaymentFileResultOut:
     original: str = dataclasses.field(metadata={"key": "original"})
     type: Literal["payment_file"] = dataclasses.field(metadata={"key": "type"})
     data: PaymentFileData = dataclasses.field(metadata={"key": "data"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PaymentMatchOut:
+    """A confirmed statement transaction matched to an invoice (docs/checks.md): the part
+    of its amount paying the invoice, the score (0-100) and its reasons, and whether
+    the accountant accepted it."""
+
+    id: str = dataclasses.field(metadata={"key": "id"})
+    statement_id: str = dataclasses.field(metadata={"key": "statementId"})
+    position: int = dataclasses.field(metadata={"key": "position"})
+    invoice_id: str = dataclasses.field(metadata={"key": "invoiceId"})
+    amount: Decimal = dataclasses.field(metadata={"key": "amount"})
+    score: int = dataclasses.field(metadata={"key": "score"})
+    reasons: tuple[str, ...] = dataclasses.field(metadata={"key": "reasons"})
+    status: Literal["proposed", "accepted", "rejected"] = dataclasses.field(
+        metadata={"key": "status"}
+    )
+    decided_at: str | None = dataclasses.field(metadata={"key": "decidedAt"})
+    created_at: str = dataclasses.field(metadata={"key": "createdAt"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
