@@ -115,3 +115,31 @@ def test_a_rejected_pair_is_not_proposed_again_and_another_company_sees_nothing(
     with database.read_session() as session:
         (ref,) = payment_matches.matches_of_invoice(session, invoice_id)
         assert ref.row.status == "rejected"
+
+
+def test_the_tables_carry_the_matches_and_the_invoices_content_items(
+    database: Database, tenant: Tenant
+) -> None:
+    from storage.models import utcnow
+    from storage.repositories.exports import Partition, results_in
+    from storage.tables.result_frames import ResultRows
+    from storage.tables.schemas import INVOICE_CONTENT_ITEMS, PAYMENT_MATCHES
+
+    invoice_id = _book(database, tenant, "invoice")
+    statement_id = _book(database, tenant, "statement")
+    _confirm(database, statement_id)
+    rows = ResultRows()
+    with database.read_session() as session:
+        for chunk in results_in(session, Partition(tenant.company_id, utcnow().date()), 100):
+            rows.add(chunk)
+    (match,) = rows.frame(PAYMENT_MATCHES).to_dicts()
+    assert (match["result_id"], match["invoice_result_id"]) == (str(statement_id), str(invoice_id))
+    assert match["status"] == "proposed" and match["amount"] == GROSS
+    items = rows.frame(INVOICE_CONTENT_ITEMS)
+    assert items.height == 12 and set(items["status"]) <= {
+        "present",
+        "missing",
+        "not_determinable",
+        "not_applicable",
+        "not_required",
+    }
