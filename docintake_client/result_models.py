@@ -15,6 +15,23 @@ Agreement = Literal["agrees", "disagrees", "not_found"]
 
 Confidence = Literal["high", "low"]
 
+ContentItem = Literal[
+    "supplier_name_address",
+    "recipient_name_address",
+    "supplier_tax_id",
+    "issue_date",
+    "invoice_number",
+    "goods_services",
+    "supply_date",
+    "net_per_rate",
+    "tax_rate_amount",
+    "exemption_note",
+    "reverse_charge_note",
+    "recipient_vat_id",
+]
+
+ContentRegime = Literal["section_14", "section_33"]
+
 DocumentType = Literal[
     "auto", "supplier_invoice", "customer_invoice", "bank_statement", "other_document"
 ]
@@ -40,6 +57,8 @@ HybridField = Literal["invoice_number", "issue_date", "gross_total", "amount_due
 
 InvoiceType = Literal["invoice", "credit_note", "corrected_invoice"]
 
+ItemStatus = Literal["present", "missing", "not_determinable", "not_applicable", "not_required"]
+
 Level = Literal["fatal", "error", "warning", "information"]
 
 PaymentKind = Literal["credit_transfer", "direct_debit"]
@@ -51,6 +70,25 @@ TaxIdKind = Literal["vat_id", "tax_number"]
 TaxIdVerdict = Literal["valid", "bad_check_digit", "bad_format", "not_checked"]
 
 TotalsCheck = Literal["passed", "failed", "incomplete"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AccountWarningOut:
+    """A warning about the bank account a supplier invoice asks to be paid into
+    (docs/checks.md): `new_iban` (never seen for the supplier, while others were) or
+    `foreign_iban` (another country than the supplier's), and the accountant's
+    decision."""
+
+    id: str = dataclasses.field(metadata={"key": "id"})
+    iban: str = dataclasses.field(metadata={"key": "iban"})
+    reason: Literal["new_iban", "foreign_iban"] = dataclasses.field(metadata={"key": "reason"})
+    supplier_country: str | None = dataclasses.field(metadata={"key": "supplierCountry"})
+    known_ibans: tuple[str, ...] = dataclasses.field(metadata={"key": "knownIbans"})
+    decision: Literal["confirmed", "dismissed"] | None = dataclasses.field(
+        metadata={"key": "decision"}
+    )
+    decided_at: str | None = dataclasses.field(metadata={"key": "decidedAt"})
+    created_at: str = dataclasses.field(metadata={"key": "createdAt"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -79,6 +117,9 @@ class BankStatementResultOut:
     original: str = dataclasses.field(metadata={"key": "original"})
     type: Literal["bank_statement"] = dataclasses.field(metadata={"key": "type"})
     data: BankStatementData = dataclasses.field(metadata={"key": "data"})
+    payment_matches: tuple[PaymentMatchOut, ...] | None = dataclasses.field(
+        metadata={"key": "paymentMatches"}, default=None
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -115,6 +156,14 @@ class BuyerAddress:
     postal_code: str | None = dataclasses.field(metadata={"key": "postalCode"})
     subdivision: str | None = dataclasses.field(metadata={"key": "subdivision"})
     country_code: str | None = dataclasses.field(metadata={"key": "countryCode"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ContentCheck:
+    """ContentCheck"""
+
+    regime: ContentRegime = dataclasses.field(metadata={"key": "regime"})
+    items: tuple[ItemVerdict, ...] = dataclasses.field(metadata={"key": "items"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -257,7 +306,8 @@ class InvoiceChecks:
 class InvoiceData:
     """Stored as `invoice`, the four direction keys, how it was read (a PDF's text:
     classification and checks; an e-invoice: validation; a hybrid PDF also the check
-    of its XML against its text), the check of its tax ids, and the source."""
+    of its XML against its text), the check of its tax ids and of its mandatory
+    items, and the source."""
 
     invoice: Invoice = dataclasses.field(metadata={"key": "invoice"})
     direction: DocumentType = dataclasses.field(metadata={"key": "direction"})
@@ -277,6 +327,9 @@ class InvoiceData:
     tax_ids: tuple[TaxIdCheck, ...] | None = dataclasses.field(
         metadata={"key": "taxIds"}, default=None
     )
+    content_check: ContentCheck | None = dataclasses.field(
+        metadata={"key": "contentCheck"}, default=None
+    )
     source: Source = dataclasses.field(metadata={"key": "source"})
     evidence: tuple[FieldEvidence, ...] | None = dataclasses.field(
         metadata={"key": "evidence"}, default=None
@@ -287,7 +340,9 @@ class InvoiceData:
 class InvoiceResultOut:
     """An invoice: the normalized invoice (EN 16931 terms in the descriptions), its
     direction, how it was read (`validation` of an e-invoice, or `classification`
-    and `checks` of a PDF's text, with `needsReview`), and a hybrid's `hybridCheck`."""
+    and `checks` of a PDF's text, with `needsReview`), and a hybrid's `hybridCheck`.
+    Beside the data: the warnings about its bank account and the payments matched to
+    it."""
 
     id: str = dataclasses.field(metadata={"key": "id"})
     schema_version: int = dataclasses.field(metadata={"key": "schemaVersion"})
@@ -298,6 +353,22 @@ class InvoiceResultOut:
     original: str = dataclasses.field(metadata={"key": "original"})
     type: Literal["invoice"] = dataclasses.field(metadata={"key": "type"})
     data: InvoiceData = dataclasses.field(metadata={"key": "data"})
+    account_warnings: tuple[AccountWarningOut, ...] | None = dataclasses.field(
+        metadata={"key": "accountWarnings"}, default=None
+    )
+    payment_matches: tuple[PaymentMatchOut, ...] | None = dataclasses.field(
+        metadata={"key": "paymentMatches"}, default=None
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ItemVerdict:
+    """ItemVerdict"""
+
+    item: ContentItem = dataclasses.field(metadata={"key": "item"})
+    status: ItemStatus = dataclasses.field(metadata={"key": "status"})
+    reference: str = dataclasses.field(metadata={"key": "reference"})
+    where: str | None = dataclasses.field(metadata={"key": "where"}, default=None)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -441,6 +512,26 @@ class PaymentFileResultOut:
     original: str = dataclasses.field(metadata={"key": "original"})
     type: Literal["payment_file"] = dataclasses.field(metadata={"key": "type"})
     data: PaymentFileData = dataclasses.field(metadata={"key": "data"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PaymentMatchOut:
+    """A confirmed statement transaction matched to an invoice (docs/checks.md): the part
+    of its amount paying the invoice, the score (0-100) and its reasons, and whether
+    the accountant accepted it."""
+
+    id: str = dataclasses.field(metadata={"key": "id"})
+    statement_id: str = dataclasses.field(metadata={"key": "statementId"})
+    position: int = dataclasses.field(metadata={"key": "position"})
+    invoice_id: str = dataclasses.field(metadata={"key": "invoiceId"})
+    amount: Decimal = dataclasses.field(metadata={"key": "amount"})
+    score: int = dataclasses.field(metadata={"key": "score"})
+    reasons: tuple[str, ...] = dataclasses.field(metadata={"key": "reasons"})
+    status: Literal["proposed", "accepted", "rejected"] = dataclasses.field(
+        metadata={"key": "status"}
+    )
+    decided_at: str | None = dataclasses.field(metadata={"key": "decidedAt"})
+    created_at: str = dataclasses.field(metadata={"key": "createdAt"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -388,4 +388,9 @@ class TransactionConfirmation(Base):
 
 # The webhook, DATEV and bank account tables are in modules of their own; importing them
 # here puts them in the one metadata that migrations and the drift test compare.
-from storage import bank_account_models, datev_models, webhook_models  # noqa: E402, F401
+from storage import (  # noqa: E402, F401
+    bank_account_models,
+    datev_models,
+    payment_match_models,
+    webhook_models,
+)

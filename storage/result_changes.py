@@ -48,6 +48,12 @@ def _noted(session: Session) -> _Noted:
     return noted
 
 
+def note_changed(session: Session, result: Result) -> None:
+    """Something the result's answer carries changed in this transaction (a payment
+    matched to it, a bank account warning decided): a change, with no webhook event."""
+    _noted(session).results[result.id] = result
+
+
 def note_confirmed(session: Session, result: Result) -> None:
     """Transactions (or the invoice) of this result were confirmed in this transaction."""
     _noted(session).results[result.id] = result

@@ -132,13 +132,52 @@ class ResultBase(BaseModel):
     original: str = Field(description="The original file: GET /v1/results/{id}/original.")
 
 
+class AccountWarningOut(BaseModel):
+    """A warning about the bank account a supplier invoice asks to be paid into
+    (docs/checks.md): `new_iban` (never seen for the supplier, while others were) or
+    `foreign_iban` (another country than the supplier's), and the accountant's decision."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: uuid.UUID
+    iban: str
+    reason: Literal["new_iban", "foreign_iban"]
+    supplierCountry: str | None
+    knownIbans: list[str] = Field(description="The supplier's IBANs seen before.")
+    decision: Literal["confirmed", "dismissed"] | None = Field(description="null: open.")
+    decidedAt: str | None = Field(description="ISO 8601 UTC with `Z`.")
+    createdAt: str
+
+
+class PaymentMatchOut(BaseModel):
+    """A confirmed statement transaction matched to an invoice (docs/checks.md): the
+    part of its amount paying the invoice, the score (0-100) and its reasons, and
+    whether the accountant accepted it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: uuid.UUID
+    statementId: uuid.UUID
+    position: int = Field(description="The transaction's index in the statement, from 0.")
+    invoiceId: uuid.UUID
+    amount: DecimalText
+    score: int
+    reasons: list[str]
+    status: Literal["proposed", "accepted", "rejected"]
+    decidedAt: str | None = Field(description="ISO 8601 UTC with `Z`.")
+    createdAt: str
+
+
 class InvoiceResultOut(ResultBase):
     """An invoice: the normalized invoice (EN 16931 terms in the descriptions), its
     direction, how it was read (`validation` of an e-invoice, or `classification` and
-    `checks` of a PDF's text, with `needsReview`), and a hybrid's `hybridCheck`."""
+    `checks` of a PDF's text, with `needsReview`), and a hybrid's `hybridCheck`. Beside
+    the data: the warnings about its bank account and the payments matched to it."""
 
     type: Literal["invoice"]
     data: InvoiceData  # type: ignore[valid-type]
+    accountWarnings: list[AccountWarningOut] = Field(default_factory=list)
+    paymentMatches: list[PaymentMatchOut] = Field(default_factory=list)
 
 
 class BankStatementResultOut(ResultBase):
@@ -147,6 +186,9 @@ class BankStatementResultOut(ResultBase):
 
     type: Literal["bank_statement"]
     data: BankStatementData  # type: ignore[valid-type]
+    paymentMatches: list[PaymentMatchOut] = Field(
+        default_factory=list, description="Invoices matched to its confirmed transactions."
+    )
 
 
 class PaymentFileResultOut(ResultBase):

@@ -7,15 +7,21 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import uuid
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import Request, Response
+from sqlalchemy.orm import Session
 
 from api.v1.result_models import RESULT_MODELS
 from processors.results import AnyResult, BankStatementResult, result_from_dict
 from storage import errors
+from storage.bank_account_models import AccountWarningRow
 from storage.links import result_url
 from storage.models import Result
+from storage.payment_match_models import PaymentMatchRow
+from storage.repositories import bank_accounts, payment_matches
 from storage.resources import utc_z
 
 SCHEMA_VERSIONS = (1,)
@@ -54,10 +60,59 @@ def typed_result(result: Result, confirmed: frozenset[int]) -> AnyResult:
     return typed
 
 
+def result_checks(session: Session, results: list[Result]) -> dict[uuid.UUID, dict[str, Any]]:
+    """What the company's history adds to each result's answer: an invoice's bank account
+    warnings, the payments matched to an invoice or to a statement's transactions."""
+    ids = [r.id for r in results if r.type in ("invoice", "bank_statement")]
+    warnings = bank_accounts.warnings_of_results(session, ids)
+    matches = payment_matches.matches_of_results(session, ids)
+    found: dict[uuid.UUID, dict[str, Any]] = {}
+    for result in results:
+        extra: dict[str, Any] = {}
+        if result.type == "invoice":
+            extra["accountWarnings"] = [_warning(w) for w in warnings.get(result.id, [])]
+        if result.type in ("invoice", "bank_statement"):
+            extra["paymentMatches"] = [_match(m) for m in matches.get(result.id, [])]
+        found[result.id] = extra
+    return found
+
+
+def _warning(row: AccountWarningRow) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "iban": row.iban,
+        "reason": row.reason,
+        "supplierCountry": row.supplier_country,
+        "knownIbans": list(row.known_ibans),
+        "decision": row.decision,
+        "decidedAt": utc_z(row.decided_at) if row.decided_at else None,
+        "createdAt": utc_z(row.created_at),
+    }
+
+
+def _match(row: PaymentMatchRow) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "statementId": row.statement_result_id,
+        "position": row.position,
+        "invoiceId": row.invoice_result_id,
+        "amount": row.amount,
+        "score": row.score,
+        "reasons": list(row.reasons),
+        "status": row.status,
+        "decidedAt": utc_z(row.decided_at) if row.decided_at else None,
+        "createdAt": utc_z(row.created_at),
+    }
+
+
 def result_body(
-    result: Result, confirmed: frozenset[int], base_url: str, version: int
+    result: Result,
+    confirmed: frozenset[int],
+    base_url: str,
+    version: int,
+    checks: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The result in `version` (1 is the only one yet)."""
+    """The result in `version` (1 is the only one yet), with `checks` (result_checks)."""
     assert version in SCHEMA_VERSIONS
     model = RESULT_MODELS[result.type]
     envelope = {
@@ -70,6 +125,7 @@ def result_body(
         "url": result_url(base_url, result.type, result.id),
         "original": f"{base_url.rstrip('/')}/v1/results/{result.id}/original",
         "data": typed_result(result, confirmed).to_dict(),
+        **(checks or {}),
     }
     body: dict[str, Any] = model.model_validate(envelope).model_dump(
         mode="json", by_alias=True, exclude_unset=True
@@ -78,7 +134,11 @@ def result_body(
 
 
 def change_entry(
-    result: Result, confirmed: frozenset[int], base_url: str, version: int
+    result: Result,
+    confirmed: frozenset[int],
+    base_url: str,
+    version: int,
+    checks: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     deleted = result.deleted_at is not None
     return {
@@ -87,7 +147,7 @@ def change_entry(
         "changeSequence": result.change_seq,
         "updatedAt": utc_z(result.updated_at or result.created_at),
         "deleted": deleted,
-        "result": None if deleted else result_body(result, confirmed, base_url, version),
+        "result": None if deleted else result_body(result, confirmed, base_url, version, checks),
     }
 
 

@@ -22,6 +22,7 @@ from api.v1.result_views import (
     json_answer,
     requested_version,
     result_body,
+    result_checks,
 )
 from api.web.downloads import original_response
 from storage import errors
@@ -111,9 +112,11 @@ def list_results(
         session, [r.id for r in page if r.type == "bank_statement"]
     )
     base_url = services.settings.public_base_url
+    checks = result_checks(session, [r for r in page if r.deleted_at is None])
     body: dict[str, Any] = {
         "items": [
-            change_entry(r, frozenset(confirmed.get(r.id, {})), base_url, version) for r in page
+            change_entry(r, frozenset(confirmed.get(r.id, {})), base_url, version, checks.get(r.id))
+            for r in page
         ],
         "nextCursor": cursor_of(page[-1].change_seq if page else after),
         "hasMore": len(found) > limit,
@@ -145,7 +148,8 @@ def get_result(
     if result is None:
         raise errors.NotFound("result not found")
     confirmed = frozenset(result_repo.confirmations_of(session, [result.id]).get(result.id, {}))
-    body = result_body(result, confirmed, services.settings.public_base_url, version)
+    checks = result_checks(session, [result]).get(result.id)
+    body = result_body(result, confirmed, services.settings.public_base_url, version, checks)
     return json_answer(request, body, version)
 
 

@@ -26,6 +26,7 @@ from api.web import (
     language,
     login,
     mail_pages,
+    payment_pages,
     results,
     settings_pages,
     webhook_pages,
@@ -53,6 +54,7 @@ def web_router() -> APIRouter:
     router.include_router(mail_pages.router)
     router.include_router(results.router)
     router.include_router(bank_account_pages.router)
+    router.include_router(payment_pages.router)
     return router
 
 

@@ -16,12 +16,14 @@ from api.body_limits import BodyKind, body_limit
 from api.deps import ServicesDep
 from api.web.auth import CsrfUser, CurrentUser, WebUser
 from api.web.check_views import account_warning_views, tax_id_views
+from api.web.content_views import content_check_view
 from api.web.downloads import original_response, stored_upload
 from api.web.evidence_views import evidence_view
 from api.web.i18n import N_
 from api.web.invoice_views import invoice_view
 from api.web.limits import MAX_FORM_FIELDS
 from api.web.paging import parse_id
+from api.web.payment_views import invoice_payment_status, statement_matches
 from api.web.render import error_page, not_found_page, render
 from api.web.result_views import document_view, result_header, upload_view
 from api.web.statement_views import payment_file_view, statement_view
@@ -130,6 +132,8 @@ def invoice_page(
             "invoice": invoice_view(read, duplicates),
             "evidence": evidence,
             "tax_ids": tax_id_views(read),
+            "content_check": content_check_view(read),
+            "payment": invoice_payment_status(session, result.id, read),
             "account_warnings": account_warning_views(session, result),
             "print_url": f"/app/invoices/{result.id}/print",
         }
@@ -219,6 +223,7 @@ def bank_import_page(
                 BankStatementResult.from_dict(result.data), confirmations, emails
             ),
             "confirmed_now": confirmed_now,
+            "matches": statement_matches(session, result.id),
         }
 
     return _result_page(

@@ -104,7 +104,15 @@ class EInvoiceProcessor:
             raise InvalidEInvoiceError(validation.findings)
         invoice = _read(tree.getroot(), syntax)
         decision = invoice_direction(invoice, context.company, context.document_type)
-        return Outcome(InvoiceResult.of(invoice, decision, source, validation=validation))
+        return Outcome(
+            InvoiceResult.of(
+                invoice,
+                decision,
+                source,
+                validation=validation,
+                delivery_terms=delivery_terms(tree.getroot()),
+            )
+        )
 
     def _validate(self, tree: etree._ElementTree, syntax: Syntax) -> EInvoiceValidation:
         declared = declared_of(tree.getroot(), syntax)
@@ -141,6 +149,29 @@ def _read(root: etree._Element, syntax: Syntax) -> Invoice:
     if syntax is Syntax.ZUGFERD1:
         return read_cii(root, ZUGFERD1)
     return read_ubl(root)
+
+
+# The elements that date the supply (UBL; CII and ZUGFeRD 1), with their business terms.
+_DELIVERY_ELEMENTS = {
+    "ActualDeliveryDate": "BT-72",
+    "ActualDeliverySupplyChainEvent": "BT-72",
+    "InvoicePeriod": "BG-14",
+    "BillingSpecifiedPeriod": "BG-14",
+}
+
+
+def delivery_terms(root: etree._Element) -> tuple[str, ...]:
+    """The business terms of the supply date the XML carries with a date in them: the
+    normalized invoice does not keep them, the content check asks (§14 Abs. 4 Nr. 6)."""
+    found: list[str] = []
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        term = _DELIVERY_ELEMENTS.get(etree.QName(element).localname)
+        dated = any(ch.isdigit() for text in element.itertext() for ch in str(text))
+        if term and dated and term not in found:
+            found.append(term)
+    return tuple(found)
 
 
 def _with_hybrid_check(outcome: Outcome, pdf: bytes) -> Outcome:

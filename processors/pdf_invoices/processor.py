@@ -104,6 +104,7 @@ class PdfTextInvoiceProcessor:
                 # the template; their keys are the stored ones.
                 checks=from_json(InvoiceChecks, checks),
                 evidence=field_evidence(pages, reading.invoice, reading.doubts) or None,
+                text=text,
             )
         )
 

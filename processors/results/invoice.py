@@ -10,6 +10,7 @@ from enum import StrEnum
 from typing import Any, ClassVar
 
 from processors.base import DocumentType, ResultType
+from processors.invoice_content import ContentCheck, content_check
 from processors.invoice_model import DirectionDecision, Invoice
 from processors.json_fields import OMITTED_WHEN_NONE, from_json, to_json
 from processors.results.evidence import (
@@ -68,7 +69,8 @@ class EInvoiceValidation:
 class InvoiceResult:
     """Stored as `invoice`, the four direction keys, how it was read (a PDF's text:
     classification and checks; an e-invoice: validation; a hybrid PDF also the check of
-    its XML against its text), the check of its tax ids, and the source."""
+    its XML against its text), the check of its tax ids and of its mandatory items, and
+    the source."""
 
     RESULT_TYPE: ClassVar[ResultType] = ResultType.INVOICE
     VERSION: ClassVar[int] = 1
@@ -86,6 +88,9 @@ class InvoiceResult:
     # The parties' VAT ids and German tax numbers, checked offline (processors/tax_ids.py);
     # left out when they carry none, and in results stored before the check.
     tax_ids: tuple[TaxIdCheck, ...] | None = field(default=None, metadata=OMITTED_WHEN_NONE)
+    # The mandatory items of §14 UStG / §33 UStDV (processors/invoice_content.py); left
+    # out in results stored before the check.
+    content_check: ContentCheck | None = field(default=None, metadata=OMITTED_WHEN_NONE)
     source: Source
     # Where each field was printed on a PDF (processors/results/evidence.py); results
     # read before issue 36, and e-invoices, carry none.
@@ -102,7 +107,11 @@ class InvoiceResult:
         checks: InvoiceChecks | None = None,
         validation: EInvoiceValidation | None = None,
         evidence: tuple[FieldEvidence, ...] | None = None,
+        text: str | None = None,
+        delivery_terms: tuple[str, ...] = (),
     ) -> InvoiceResult:
+        """`text`: a PDF's text, for the content check (not stored); `delivery_terms`:
+        an e-invoice's business terms of the supply date (BT-72, BG-14)."""
         return cls(
             invoice=invoice,
             direction=decision.direction,
@@ -113,6 +122,9 @@ class InvoiceResult:
             checks=checks,
             validation=validation,
             tax_ids=tax_id_checks(invoice),
+            content_check=content_check(
+                invoice, text, {e.field.value: e.page for e in evidence or ()}, delivery_terms
+            ),
             source=source,
             evidence=evidence,
         )

@@ -27,6 +27,7 @@ from processors.json_fields import ResultShapeError
 from processors.results.invoice import InvoiceResult
 from storage.bank_account_models import AccountWarningRow, Decision, PayeeAccount
 from storage.models import Result, utcnow
+from storage.result_changes import note_changed
 
 
 def note_invoice(
@@ -90,6 +91,22 @@ def warnings_of(session: Session, result_id: uuid.UUID) -> list[AccountWarningRo
     return list(session.scalars(statement))
 
 
+def warnings_of_results(
+    session: Session, result_ids: list[uuid.UUID]
+) -> dict[uuid.UUID, list[AccountWarningRow]]:
+    found: dict[uuid.UUID, list[AccountWarningRow]] = {}
+    if not result_ids:
+        return found
+    statement = (
+        select(AccountWarningRow)
+        .where(AccountWarningRow.result_id.in_(result_ids))
+        .order_by(AccountWarningRow.created_at, AccountWarningRow.iban, AccountWarningRow.reason)
+    )
+    for row in session.scalars(statement):
+        found.setdefault(row.result_id, []).append(row)
+    return found
+
+
 def decide(
     session: Session,
     company_id: uuid.UUID,
@@ -109,6 +126,9 @@ def decide(
         .execution_options(synchronize_session=False)
     )
     session.refresh(warning)
+    result = session.get(Result, warning.result_id)
+    if result is not None:
+        note_changed(session, result)  # the result's answer carries its warnings
     return warning
 
 

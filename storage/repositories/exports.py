@@ -31,7 +31,10 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session
 
+from storage.bank_account_models import AccountWarningRow
 from storage.models import Batch, Result, StatusChange, Upload
+from storage.payment_match_models import PaymentMatchRow
+from storage.repositories import bank_accounts, payment_matches
 from storage.repositories.results import confirmations_of
 from storage.states import UploadStatus
 
@@ -321,6 +324,8 @@ class StoredResult:
     updated_at: datetime
     confirmed_at: dict[int, datetime]
     """A statement's confirmed transactions: when, by position."""
+    account_warnings: tuple[AccountWarningRow, ...] = ()  # an invoice's
+    payment_matches: tuple[PaymentMatchRow, ...] = ()  # a statement's
 
 
 def changed_result_partitions(session: Session, since: datetime | None) -> set[Partition]:
@@ -345,6 +350,11 @@ def results_in(
     )
     for rows in session.scalars(statement).partitions(chunk_rows):
         confirmed = confirmations_of(session, [r.id for r in rows if r.type == "bank_statement"])
+        warnings = bank_accounts.warnings_of_results(
+            session, [r.id for r in rows if r.type == "invoice"]
+        )
+        statements = [r.id for r in rows if r.type == "bank_statement"]
+        matches = payment_matches.matches_of_results(session, statements)
         yield [
             StoredResult(
                 r.id,
@@ -353,6 +363,8 @@ def results_in(
                 r.created_at,
                 r.updated_at or r.created_at,
                 confirmed.get(r.id, {}),
+                tuple(warnings.get(r.id, ())),
+                tuple(m for m in matches.get(r.id, ()) if m.statement_result_id == r.id),
             )
             for r in rows
         ]

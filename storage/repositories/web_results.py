@@ -19,6 +19,7 @@ from processors.base import FailureCode, ResultType
 from storage.db import locked
 from storage.errors import DomainError, ValidationFailed
 from storage.models import Batch, Result, TransactionConfirmation, Upload, User, utcnow
+from storage.repositories import payment_matches
 from storage.repositories.uploads import record_move
 from storage.result_changes import note_confirmed
 from storage.states import UploadStatus
@@ -103,6 +104,7 @@ def confirm_transactions(
     confirmed = sorted(session.scalars(statement))
     if confirmed:
         note_confirmed(session, result)
+        payment_matches.match_statement(session, result)
     return confirmed
 
 

@@ -17,11 +17,15 @@ from processors.json_fields import ResultShapeError
 from processors.results import BankStatementResult, InvoiceResult, PaymentFile, result_from_dict
 from processors.results.findings import Level
 from storage.repositories.exports import StoredResult
+from storage.tables import check_rows
 from storage.tables.schemas import (
+    BANK_ACCOUNT_WARNINGS,
     BANK_TRANSACTIONS,
+    INVOICE_CONTENT_ITEMS,
     INVOICE_FINDINGS,
     INVOICE_LINES,
     INVOICES,
+    PAYMENT_MATCHES,
     PAYMENT_TRANSFERS,
     RESULT_TABLES,
     TableSchema,
@@ -57,8 +61,11 @@ class ResultRows:
                 continue
             if isinstance(typed, InvoiceResult):
                 self._invoice(stored, typed)
+                self.rows[INVOICE_CONTENT_ITEMS.name] += check_rows.content_items(stored, typed)
+                self.rows[BANK_ACCOUNT_WARNINGS.name] += check_rows.account_warnings(stored)
             elif isinstance(typed, BankStatementResult):
                 self._statement(stored, typed)
+                self.rows[PAYMENT_MATCHES.name] += check_rows.payment_matches(stored)
             elif isinstance(typed, PaymentFile):
                 self._payment_file(stored, typed)
 

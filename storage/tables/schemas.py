@@ -303,7 +303,70 @@ PAYMENT_TRANSFERS = TableSchema(
     ),
 )
 
-RESULT_TABLES = (INVOICES, INVOICE_LINES, INVOICE_FINDINGS, BANK_TRANSACTIONS, PAYMENT_TRANSFERS)
+# The checks of issue 42: an invoice's mandatory items, its bank account warnings, and the
+# payments matched to invoices.
+INVOICE_CONTENT_ITEMS = TableSchema(
+    "invoice_content_items",
+    1,
+    f"One row per mandatory item (§14 UStG / §33 UStDV) of a live invoice result. "
+    f"{RESULT_PARTITION}",
+    (
+        *_item_of("invoice"),
+        _col("item", pl.String(), "the item (supplier_name_address, invoice_number, ...)"),
+        _col("status", pl.String(), "present, missing, not_determinable, not_applicable, ..."),
+        _col("reference", pl.String(), "the legal reference asking for it"),
+        _col("regime", pl.String(), "section_14 (full invoice) or section_33 (up to 250 EUR)"),
+        _col("where_found", pl.String(), "business terms, page or text where it was found", True),
+    ),
+)
+
+BANK_ACCOUNT_WARNINGS = TableSchema(
+    "bank_account_warnings",
+    1,
+    f"One row per bank account warning of a live supplier invoice result. {RESULT_PARTITION}",
+    (
+        *_item_of("invoice"),
+        _col("warning_id", pl.String(), "warning id (uuid)"),
+        _col("iban", pl.String(), "the IBAN the invoice asks to be paid into"),
+        _col("reason", pl.String(), "new_iban or foreign_iban"),
+        _col("supplier_key", pl.String(), "the supplier: vat:..., tax:... or name:..."),
+        _col("supplier_country", pl.String(), "the supplier's country", True),
+        _col("known_ibans", pl.List(pl.String()), "the supplier's IBANs seen before"),
+        _col("decision", pl.String(), "confirmed or dismissed; null while open", True),
+        _col("decided_at", UTC_MICROS, "when it was decided", True),
+        _col("created_at", UTC_MICROS, "when the warning was made"),
+    ),
+)
+
+PAYMENT_MATCHES = TableSchema(
+    "payment_matches",
+    1,
+    "One row per payment matched to an invoice: a confirmed transaction of a live bank "
+    f"statement result. {RESULT_PARTITION.replace('result', 'statement result', 1)}",
+    (
+        _col("match_id", pl.String(), "match id (uuid)"),
+        _col("result_id", pl.String(), "the statement's result (uuid)"),
+        _col("position", pl.Int32(), "the transaction's index in the statement, from 0"),
+        _col("invoice_result_id", pl.String(), "the invoice's result (uuid)"),
+        _col("amount", AMOUNT, "the part of the transaction paying the invoice"),
+        _col("score", pl.Int32(), "0-100"),
+        _col("reasons", pl.List(pl.String()), "amount_exact, number_in_reference, ..."),
+        _col("status", pl.String(), "proposed, accepted or rejected"),
+        _col("decided_at", UTC_MICROS, "when it was accepted or rejected", True),
+        _col("created_at", UTC_MICROS, "when it was proposed"),
+    ),
+)
+
+RESULT_TABLES = (
+    INVOICES,
+    INVOICE_LINES,
+    INVOICE_FINDINGS,
+    BANK_TRANSACTIONS,
+    PAYMENT_TRANSFERS,
+    INVOICE_CONTENT_ITEMS,
+    BANK_ACCOUNT_WARNINGS,
+    PAYMENT_MATCHES,
+)
 
 ALL_TABLES = (
     UPLOADS,

@@ -87,6 +87,14 @@ NOT_RECORDED = {
         "taxIds[].verdict",
         "taxIds[].country",
         "taxIds[].regions",
+        # The mandatory items of §14 UStG / §33 UStDV (issue 42, part 1).
+        "contentCheck",
+        "contentCheck.regime",
+        "contentCheck.items",
+        "contentCheck.items[].item",
+        "contentCheck.items[].status",
+        "contentCheck.items[].reference",
+        "contentCheck.items[].where",
     }
 }
 COMPANY = CompanyProfile(name="Muster GmbH", vat_ids=("DE123456789",))

@@ -74,3 +74,25 @@ def test_a_deleted_invoices_iban_no_longer_counts_and_purging_takes_its_rows(
         session.commit()
     assert purged == 1
     assert _count(database, PayeeAccount) == 2 and _count(database, AccountWarningRow) == 1
+
+
+def test_the_warnings_are_in_the_tables_with_their_invoice(
+    database: Database, tenant: Tenant
+) -> None:
+    from storage.repositories.exports import Partition, results_in
+    from storage.tables.result_frames import ResultRows
+    from storage.tables.schemas import BANK_ACCOUNT_WARNINGS
+
+    _book(database, tenant, "T1", FIRST_IBAN)
+    changed = _book(database, tenant, "T2", SECOND_IBAN)
+    rows = ResultRows()
+    with database.read_session() as session:
+        for chunk in results_in(session, Partition(tenant.company_id, utcnow().date()), 100):
+            rows.add(chunk)
+    (warning,) = rows.frame(BANK_ACCOUNT_WARNINGS).to_dicts()
+    assert (warning["result_id"], warning["reason"], warning["iban"]) == (
+        str(changed),
+        "new_iban",
+        SECOND_IBAN,
+    )
+    assert warning["known_ibans"] == [FIRST_IBAN] and warning["decision"] is None

@@ -261,8 +261,8 @@ def test_keys_carry_table_version_and_hive_partitions(
         assert match["company"] == str(tenant.company_id)
         metadata = pq.read_metadata(io.BytesIO(store.read_bytes(match[0]))).metadata
         assert metadata[b"docintake.schema_version"] == str(table.version).encode()
-    # Four upload tables on two days, one batch partition, five result tables on one day.
-    assert len(matches) == 4 * 2 + 1 + 5
+    # Four upload tables on two days, one batch partition, the result tables on one day.
+    assert len(matches) == 4 * 2 + 1 + len(RESULT_TABLES)
 
 
 def _failing_after_first(frame: pl.DataFrame) -> Iterator[pl.DataFrame]:

@@ -78,6 +78,14 @@ def test_a_second_invoice_with_another_iban_is_warned_and_confirmed(
     assert decided.decided_at is not None
     shown = web_client.get(f"/app/invoices/{changed}").text
     assert f"by {account.email}" in shown and 'value="confirmed"' not in shown
+    answered = web_client.get(f"/v1/results/{changed}", headers=account.headers).json()
+    (carried,) = answered["accountWarnings"]
+    assert (carried["reason"], carried["iban"], carried["decision"]) == (
+        "new_iban",
+        SECOND_IBAN,
+        "confirmed",
+    )
+    assert carried["knownIbans"] == [FIRST_IBAN] and carried["decidedAt"].endswith("Z")
 
 
 def test_the_first_decision_stands_and_a_dismissal_is_recorded(

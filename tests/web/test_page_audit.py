@@ -230,7 +230,7 @@ def test_every_post_route_refuses_a_request_without_the_csrf_token(
     assert "/app/login" in routes and len(routes) >= 8
     for route in routes:
         path = route
-        for name in ("upload_id", "result_id", "key_id", "warning_id"):
+        for name in ("upload_id", "result_id", "key_id", "warning_id", "match_id"):
             path = path.replace("{" + name + "}", str(uuid.uuid4()))
         assert "{" not in path, route
         for data in ({}, {"csrf_token": "forged"}):
