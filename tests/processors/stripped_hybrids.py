@@ -75,10 +75,8 @@ def as_printed(name: str, expected: Invoice) -> Invoice:
     for key, value in PRINTED.get(name, {}).items():
         part, _, field = key.partition(".")
         if field:
-            inner = replace(getattr(expected, part), **{field: value})
-            expected = replace(expected, **{part: inner})
-        else:
-            expected = replace(expected, **{part: value})
+            value = replace(getattr(expected, part), **{field: value})
+        expected = replace(expected, **{part: value})  # type: ignore[arg-type]
     return expected
 
 
