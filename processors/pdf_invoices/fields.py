@@ -20,6 +20,7 @@ from processors.pdf_invoices.labels import (
     NUMBER_VALUE,
     OTHER_DATE,
     REFERENCE_LABEL,
+    TIME_STAMP,
     TITLE,
     TITLE_DATE,
     TITLE_NUMBER,
@@ -203,18 +204,22 @@ def _issue_date(lines: list[str], month_first: bool) -> tuple[date | None, bool]
     sure = _labelled_date(lines, explicit, month_first) or _title_date(lines, month_first)
     if sure is not None:
         return sure, False
-    guessed = _labelled_date(lines, generic, month_first) or next(
+    guessed = _labelled_date(lines, generic, month_first, TIME_STAMP) or next(
         (d.value for d in find_dates("\n".join(lines), month_first)), None
     )
     return guessed, guessed is not None
 
 
-def _labelled_date(lines: list[str], label: re.Pattern[str], month_first: bool) -> date | None:
-    in_column = _date_in_column(lines, label, month_first, (DUE_LABEL, OTHER_DATE))
+def _labelled_date(
+    lines: list[str], label: re.Pattern[str], month_first: bool, *others: re.Pattern[str]
+) -> date | None:
+    """The first date after `label` on a line that names no other date (`others` too)."""
+    not_labels = (DUE_LABEL, OTHER_DATE, *others)
+    in_column = _date_in_column(lines, label, month_first, not_labels)
     if in_column is not None:
         return in_column
     for index, value in labelled(lines, label):
-        if DUE_LABEL.search(lines[index]) or OTHER_DATE.search(lines[index]):
+        if any(other.search(lines[index]) for other in not_labels):
             continue
         dates = find_dates(value, month_first)
         if dates:

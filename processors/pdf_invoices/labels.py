@@ -76,8 +76,13 @@ ISSUE_LABELS = (
         r"date\s*de\s*facture|issued\s*(?:at|on))",
         _I,
     ),
-    guarded(r"(datum|date|\bvon\b|\bdu\b|\bvom\b)", _I),
+    guarded(r"(datum|date|\bvon\b|\bdu\b|\bvom\b|,\s*den\b|,\s*le\b)", _I),
 )
+"""The invoice's own date labels, then generic ones: `Datum`, `Date`, `vom`, and the
+place and date of a letter (`München, den 01.11.2024`, `Paris, le 05/03/2024`)."""
+TIME_STAMP = guarded(r"(\b\d{1,2}:\d{2}:\d{2}\b|\b(?:uhrzeit|zeit|time|heure)\s*:)", _I)
+"""A date with a time of day (`Datum: 30.10.2024  Zeit: 04:59:13`): when a page was
+printed or sent, not a date a generic label gives the invoice."""
 DUE_LABEL = guarded(
     r"(due\s*date|due\s*on|payable\s*(?:by|until)|remit\s*until|zahlungsziel|fällig(?:keit)?\w*|"
     r"bis\s*zum|vervaldatum|date\s*limite\s*de\s*paiement|échéance|zahlbar\b[^\n.]{0,30}?\bbis|"
