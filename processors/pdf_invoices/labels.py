@@ -165,8 +165,16 @@ VAT_ID_LABEL = guarded(
 )
 BUYER_VAT_HINT = guarded(r"\b(uw|your|ihre?)\b", _I)
 TAX_NUMBER = guarded(r"(?:steuer-?\s?nr\.?|steuernummer|st\.-?nr\.?)\s*:?\s*([\d/ ]{8,16}\d)", _I)
+_ABOUT = (
+    r"(?:(?:informationen|angaben|daten)\s*zum\s*|(?:details|information)\s*(?:of|on|about)"
+    r"\s*the\s*|(?:informations|coordonn[ée]es)\s*(?:de\s*l'|du\s*))?"
+)
+"""A party heading of a structured view (`Informationen zum Käufer`, the XRechnung
+visualisation; `Details of the seller`): the label after it names the block."""
 BUYER_LABEL = guarded(
-    r"^\s*(bill\s*to(?:\s*address)?|invoice\s*to|billing\s*address|rechnungsempfänger|rechnung\s*an|"
+    r"^\s*"
+    + _ABOUT
+    + r"(bill\s*to(?:\s*address)?|invoice\s*to|billing\s*address|rechnungsempfänger|rechnung\s*an|"
     r"rechnungsa(?:dresse|nschrift)|adresse\s*(?:du\s*client|de\s*facturation)|"
     r"fattura(?:re|to)\s*a|intestatario|facturado\s*a|direcci[óo]n\s*de\s*facturaci[óo]n|"
     r"factuuradres|factuur\s*aan|käufer|leistungsempfänger|kunde|buyer|customer|sold\s*to|client|"
@@ -180,7 +188,7 @@ DELIVERY_LABEL = guarded(
 )
 """Where the goods go: not the buyer's name, and a label, not a value."""
 SELLER_LABEL = guarded(
-    r"^\s*(verkäufer|lieferant|rechnungssteller|seller|supplier|vendor|vendeur|"
+    r"^\s*" + _ABOUT + r"(verkäufer|lieferant|rechnungssteller|seller|supplier|vendor|vendeur|"
     r"fournisseur|leverancier|fornitore|cedente|proveedor|emisor)\b",
     _I,
 )

@@ -140,14 +140,31 @@ def block_name(lines: list[str], label: re.Pattern[str]) -> str | None:
             if name_like(_without_label(rest)) and not labelled_value(rest):
                 return _without_label(rest)
             continue
-        for below in lines[index + 1 : index + 1 + _BLOCK_DEPTH]:
-            text = _left_column(below).strip(" :")
-            if bare_label(text):
-                break
-            if NAME_LABEL.match(text):
-                return _without_label(text)
-            if text and name_like(text) and not labelled_value(text):
-                return text
+        name = _name_under(lines[index + 1 : index + 1 + _BLOCK_DEPTH])
+        if name is not None:
+            return name
+    return None
+
+
+def _name_under(column: list[str]) -> str | None:
+    """The name in the lines under a party label: a `Name:` line's value (on its line or,
+    in a form view, the line under it), else the first line naming someone. A label
+    ending in its colon (`Leitweg-ID:`, `Straße / Hausnummer:`) is no name."""
+    for position, below in enumerate(column):
+        raw = _left_column(below).strip()
+        text = raw.strip(" :")
+        if bare_label(text):
+            return None
+        if raw.endswith(":"):
+            if NAME_LABEL.match(raw) and position + 1 < len(column):
+                value = _left_column(column[position + 1]).strip()
+                if name_like(value) and not labelled_value(value) and not value.endswith(":"):
+                    return value
+            continue
+        if NAME_LABEL.match(text):
+            return _without_label(text)
+        if text and name_like(text) and not labelled_value(text):
+            return text
     return None
 
 
