@@ -24,9 +24,9 @@ from processors.pdf_invoices.labels import (
 )
 from processors.pdf_invoices.totals_choice import Candidates, Decision, checks, decide
 from processors.text_values import (
+    COLUMN_DEPTH,
     AmountMatch,
     cells,
-    column_amounts,
     find_amounts,
     is_header_row,
     overlaps,
@@ -128,9 +128,15 @@ def _column_totals(
     `Tax`, `Total` over a table): one of them is the total row."""
     found: list[Decimal] = []
     for cell in cells(lines[header]):
-        if label.search(cell.text) and not (exclude is not None and exclude.search(cell.text)):
-            amounts = column_amounts(lines, header, cell)
-            found.extend(abs(a.value) for a in amounts if a.value.as_tuple().exponent != 0)
+        if not label.search(cell.text) or (exclude is not None and exclude.search(cell.text)):
+            continue
+        for line in lines[header + 1 : header + 1 + COLUMN_DEPTH]:
+            for amount in find_amounts(line):
+                if amount.value.as_tuple().exponent == 0:
+                    continue
+                if overlaps(amount.start, amount.end, cell.start, cell.end):
+                    found.extend(_space_grouped(line, amount))
+                    found.append(abs(amount.value))
     return found
 
 
