@@ -102,14 +102,14 @@ def letter_place_date(truth: Truth) -> bytes:
     page.text(95, 82, "Rechnung", bold=True, size=11)
     y = items(page, 92, truth, WORDS["de"])
     page.text(20, y + 2, "Gesamtbeträge", bold=True)
-    for x, head in ((130, "Netto EUR"), (160, "MwSt. EUR"), (190, "Brutto EUR")):
-        page.right(x, y + 2, head)
+    for x, title in ((130, "Netto EUR"), (160, "MwSt. EUR"), (190, "Brutto EUR")):
+        page.right(x, y + 2, title)
     y += 7
     for rate, base in truth.bases().items():
         tax = truth.taxes()[rate]
         page.right(100, y, f"{rate_text(rate)} % MwSt.:")
-        for x, value in ((130, base), (160, tax), (190, base + tax)):
-            page.right(x, y, amount_in("de", value))
+        for x, cell in ((130, base), (160, tax), (190, base + tax)):
+            page.right(x, y, amount_in("de", cell))
         y += 4
     page.right(100, y + 2, "Summe gesamt")
     page.right(190, y + 2, amount_in("de", truth.gross))
