@@ -25,7 +25,13 @@ from processors.pdf_invoices.labels import (
     TITLE_DATE,
     TITLE_NUMBER,
 )
-from processors.pdf_invoices.parties import buyer_name, seller_name, tax_number, vat_ids
+from processors.pdf_invoices.parties import (
+    buyer_name,
+    seller_name,
+    tax_number,
+    vat_id_in_doubt,
+    vat_ids,
+)
 from processors.pdf_invoices.totals import totals, vat_doubt
 from processors.pdf_invoices.totals_choice import totals_doubts
 from processors.results.evidence import EvidenceField
@@ -84,6 +90,10 @@ def read_invoice(text: str, credit_note: bool = False) -> Reading:
         payment_means=_payment_means(text, lines, [unverified] if unverified else ibans),
     )
     doubts = {**totals_doubts(decided), **_field_doubts(issue_doubt, vat_doubt(lines, decided.vat))}
+    if vat_id_in_doubt(lines, seller_vat, buyer_vat):
+        doubts[EvidenceField.SELLER_VAT_ID] = (
+            "more than one VAT id is printed, and none is marked as the buyer's"
+        )
     if unverified:
         doubts[EvidenceField.PAYEE_IBAN] = "printed after IBAN, but its check digits do not verify"
     if doubts:
