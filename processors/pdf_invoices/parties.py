@@ -64,7 +64,7 @@ def _the_buyers(lines: list[str], index: int, vat_id: re.Match[str]) -> bool:
 
 def _left_cell(line: str, end: int) -> str:
     """The cell of layout text that ends at `end` (the label before a value)."""
-    return COLUMN_GAP.split(line[:end])[-1]
+    return COLUMN_GAP.split(line[:end].rstrip())[-1]
 
 
 def _cell_at(line: str, position: int) -> str | None:

@@ -45,3 +45,28 @@ def test_totals_that_do_not_close_are_low_with_the_reason() -> None:
     reading = read_invoice(text)
     assert reading.doubts[EvidenceField.GROSS_TOTAL] == "net + VAT does not equal the gross printed"
     assert EvidenceField.ISSUE_DATE not in reading.doubts
+
+
+def test_a_second_vat_id_unmarked_makes_the_sellers_low() -> None:
+    text = (
+        "Rechnung Nr. 2024-17 vom 03.02.2024\nUSt-IdNr.: DE123456789\nUSt-IdNr.: DE987654321\n"
+        "Nettobetrag: 100,00 EUR\nUSt. 19 %: 19,00 EUR\nGesamtbetrag: 119,00 EUR\n"
+    )
+    reading = read_invoice(text)
+    assert reading.invoice.seller.vat_id == "DE123456789"
+    assert "more than one VAT id" in reading.doubts[EvidenceField.SELLER_VAT_ID]
+    assert reading.checks["needsReview"] is True
+
+
+def test_a_vat_id_marked_as_the_buyers_leaves_the_sellers_sure() -> None:
+    text = (
+        "Facture N° F-17 du 03/02/2024\nN° TVA client      FR19787878784\n"
+        "TVA : FR11999999998 - SIRET : 99999999800010\nWEEE-Reg-Nr.: DE87654321\n"
+        "Total HT 100,00 €\nTVA 20 % 20,00 €\nTotal TTC 120,00 €\n"
+    )
+    reading = read_invoice(text)
+    assert (reading.invoice.seller.vat_id, reading.invoice.buyer.vat_id) == (
+        "FR11999999998",
+        "FR19787878784",
+    )
+    assert EvidenceField.SELLER_VAT_ID not in reading.doubts
