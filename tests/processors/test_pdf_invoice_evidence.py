@@ -9,6 +9,9 @@ from processors.pdf_invoices.fields import read_invoice
 from processors.results.evidence import EvidenceField
 from tests.processors.conftest import context
 from tests.processors.generated_docs import SAMPLE_INVOICE, german_invoice
+from tests.processors.pdf_invoice_pages import Page
+
+MM = 72 / 25.4
 
 
 def test_each_field_read_carries_its_page_and_box() -> None:
@@ -70,3 +73,21 @@ def test_a_vat_id_marked_as_the_buyers_leaves_the_sellers_sure() -> None:
         "FR19787878784",
     )
     assert EvidenceField.SELLER_VAT_ID not in reading.doubts
+
+
+def test_a_total_printed_twice_is_boxed_where_its_label_is() -> None:
+    page = Page()
+    page.text(20, 12, "Muster GmbH · Hauptstraße 1 · 80331 München", size=7)
+    page.text(20, 30, "Rechnung Nr. RE-2024-17 vom 03.02.2024", bold=True)
+    page.text(20, 45, "Beratung, pauschal")
+    page.right(190, 45, "100,00 EUR")  # the item's line prints the net first
+    for index, (label, amount) in enumerate(
+        (("Nettobetrag", "100,00 EUR"), ("USt. 19 %", "19,00 EUR"), ("Gesamtbetrag", "119,00 EUR"))
+    ):
+        page.text(110, 80 + 5 * index, label)
+        page.right(190, 80 + 5 * index, amount)
+    outcome = PdfTextInvoiceProcessor().process(page.bytes(), context())
+    evidence = {item["field"]: item for item in outcome.data["evidence"]}
+    net, gross = evidence["totals.net"]["box"], evidence["totals.gross"]["box"]
+    assert evidence["totals.net"]["confidence"] == "high"
+    assert 70 * MM < net["y0"] < gross["y0"]  # on the Nettobetrag row, not the item's
