@@ -12,8 +12,10 @@ from processors.pdf_invoices.labels import (
     DELIVERY_LABEL,
     LEGAL_FORM,
     NAME_LABEL,
+    POSTAL,
     RETURN_ADDRESS_SEP,
     SELLER_LABEL,
+    STREET,
     TAX_NUMBER,
     VAT_ID,
     VAT_ID_LABEL,
@@ -221,8 +223,27 @@ def _name_under(column: list[str]) -> str | None:
         if NAME_LABEL.match(text):
             return _without_label(text)
         if text and name_like(text) and not labelled_value(text):
-            return text
+            return _company_after(text, column[position + 1 : position + 2])
     return None
+
+
+def _company_after(text: str, following: list[str]) -> str:
+    """A contact person over the company (`M. Jan Schröder` over `Éditions Lefèvre
+    SARL`): the company; a person over a street is the buyer himself."""
+    if not _PERSON.match(text) or not following:
+        return text
+    below = _left_column(following[0]).strip()
+    if STREET.search(below) or POSTAL.search(below) or labelled_value(below):
+        return text
+    return below if name_like(below) and not below.endswith(":") else text
+
+
+_PERSON = re.compile(
+    r"^(?:(?:herrn?|frau|mr|mrs|ms|mme|monsieur|madame|dhr|mevr|attn)\b\.?|m\.|z\.\s?hd\.?"
+    r"|c/o)\s*\S",
+    re.IGNORECASE,
+)
+"""A line naming a person by a salutation, or addressed to one (`z. Hd.`, `Attn`)."""
 
 
 def bare_label(text: str) -> bool:

@@ -4,7 +4,8 @@ stripped hybrids showed the reader missing:
 - `summary_row`: totals printed as a row of column heads over their values (`TOTAL HT
   TOTAL TVA TOTAL TTC` over `100,00 4,90 104,90`), below a VAT detail table with an
   exempt 0 % row, the item table's own `TOTAL HT` and rate columns above; the buyer's
-  VAT id under `Vos identifiants` printed first, the seller's at the foot only;
+  contact person over its name (`M. Jan Schröder`), its VAT id under `Vos identifiants`
+  printed first, the seller's at the foot only;
 - `letter_place_date`: a German letter dated by place and date (`München, den
   01.11.2024`) instead of a date label, a print stamp with date and time at the foot
   (`Datum: 30.10.2024 Zeit: 04:59:13`), the letterhead's last lines running into form
@@ -31,7 +32,8 @@ def with_disbursement(truth: Truth) -> Truth:
 
 
 def summary_row(truth: Truth) -> bytes:
-    """French: party columns, an item table with `TOTAL HT` and `TVA` columns, a `Détail
+    """French: party columns (the buyer's contact person over its name), an item table
+    with `TOTAL HT` and `TVA` columns, a `Détail
     TVA` table (code, rate, base, tax; an exempt row at 0 %), then the totals as three
     column heads over one row of values, the legal mentions in between on the left."""
     page = Page(size=8)
@@ -40,7 +42,7 @@ def summary_row(truth: Truth) -> bytes:
     page.text(120, 14, f"FACTURE N° : {truth.number}", bold=True)
     page.text(120, 19, f"Date : {date_in('fr', truth.issue_date)}")
     page.text(120, 26, "CLIENT :", bold=True)
-    page.lines(120, 30, [buyer.name, buyer.street, buyer.city, f"Contact : {truth.contact}"])
+    page.lines(120, 30, [f"M. {truth.contact}", buyer.name, buyer.street, buyer.city])
     page.text(120, 50, "Vos identifiants", bold=True)
     page.lines(122, 54, ["GLN : 3654789851", f"N° TVA : {buyer.vat_id}"], step=4)
 

@@ -69,3 +69,11 @@ def test_vat_rows_grouped_by_spaces_sum_grouped() -> None:
         Decimal("4163.38"),
         Decimal("29970.75"),
     )
+
+
+def test_a_contact_person_over_the_company_is_not_the_buyer() -> None:
+    head = "Facture N° F-17\nDate : 03/02/2024\nClient :\n"
+    company = read_invoice(head + "M. Jan Schröder\nÉditions Lefèvre SARL\n4 avenue Foch\n")
+    person = read_invoice(head + "Mme Marie Laurent\n12 rue de la République\n69002 Lyon\n")
+    assert company.invoice.buyer.name == "Éditions Lefèvre SARL"
+    assert person.invoice.buyer.name == "Mme Marie Laurent"  # a person buys, at her address
