@@ -1,7 +1,9 @@
 """Where each field was read, and how sure the reader is (issue 36): the words that print
 the value are found on the page (`processors/pdf_layout`), their box kept with the page;
-a field the reader doubts (`Reading.doubts`) is `low` with the reason, every other one
-found on the page `high`. A value not found printed has no evidence."""
+of several places that print it, the one after (or under) the label the reader reads the
+field by (`Nettobetrag`, `Rechnungsnummer`, `Fällig am`: `pdf_layout.pairs`), else the
+first. A field the reader doubts (`Reading.doubts`) is `low` with the reason, every other
+one found on the page `high`. A value not found printed has no evidence."""
 
 from __future__ import annotations
 
@@ -11,7 +13,18 @@ from datetime import date
 from decimal import Decimal
 
 from processors.invoice_model import Invoice
-from processors.pdf_layout.lines import PageLayout
+from processors.pdf_invoices.labels import (
+    AMOUNT_DUE_LABEL,
+    DUE_LABEL,
+    GROSS_LABEL,
+    ISSUE_LABELS,
+    NET_LABEL,
+    NUMBER_LABEL,
+    VAT_ID_LABEL,
+    VAT_LABEL,
+)
+from processors.pdf_layout.lines import Line, PageLayout
+from processors.pdf_layout.pairs import label_values
 from processors.pdf_layout.words import Word
 from processors.results.evidence import Box, Confidence, EvidenceField, FieldEvidence, PageSize
 
@@ -24,12 +37,26 @@ _MONTHS = (
 )  # fmt: skip
 
 
+_LABELS: dict[EvidenceField, re.Pattern[str]] = {
+    EvidenceField.NUMBER: NUMBER_LABEL,
+    EvidenceField.ISSUE_DATE: ISSUE_LABELS[0],
+    EvidenceField.DUE_DATE: DUE_LABEL,
+    EvidenceField.SELLER_VAT_ID: VAT_ID_LABEL,
+    EvidenceField.NET_TOTAL: NET_LABEL,
+    EvidenceField.VAT_TOTAL: VAT_LABEL,
+    EvidenceField.GROSS_TOTAL: GROSS_LABEL,
+    EvidenceField.AMOUNT_DUE: AMOUNT_DUE_LABEL,
+    EvidenceField.PAYEE_IBAN: re.compile(r"IBAN\b", re.IGNORECASE),
+}
+"""The labels the reader reads each field by: a place at one of them is where it read."""
+
+
 def field_evidence(
     pages: tuple[PageLayout, ...], invoice: Invoice, doubts: Mapping[EvidenceField, str]
 ) -> tuple[FieldEvidence, ...]:
     found: list[FieldEvidence] = []
     for field, forms in _printed_forms(invoice):
-        hit = _locate(pages, forms)
+        hit = _locate(pages, forms, _LABELS.get(field))
         if hit is None:
             continue
         page, box = hit
@@ -88,14 +115,40 @@ def _amount_forms(amount: Decimal) -> set[str]:
     return {plain, plain.replace(".", ","), grouped, german, german.replace(".", "")}
 
 
-def _locate(pages: tuple[PageLayout, ...], forms: set[str]) -> tuple[PageLayout, Box] | None:
-    """The first run of words on a line (top to bottom) that prints one of `forms`."""
-    for page in pages:
-        for line in page.lines:
-            run = _run(line.words, forms)
-            if run is not None:
-                return page, Box.around(word.box for word in run)
-    return None
+def _locate(
+    pages: tuple[PageLayout, ...], forms: set[str], label: re.Pattern[str] | None
+) -> tuple[PageLayout, Box] | None:
+    """The first run of words on a line (top to bottom) that prints one of `forms` at
+    `label`, else the first that prints it at all."""
+    places = [
+        (page, line, Box.around(word.box for word in run))
+        for page in pages
+        for line in page.lines
+        if (run := _run(line.words, forms)) is not None
+    ]
+    if label is not None and len(places) > 1:
+        labelled = next((p for p in places if _at_label(p[0], p[1], p[2], label)), None)
+        if labelled is not None:
+            return labelled[0], labelled[2]
+    return (places[0][0], places[0][2]) if places else None
+
+
+def _at_label(page: PageLayout, line: Line, box: Box, label: re.Pattern[str]) -> bool:
+    """The label is left of the value in its row (`Nettobetrag ...... 100,00`), or the
+    value is the label's by the geometry layer's pairs (under it, a column head)."""
+    row = next((row for row in page.rows if line in row), (line,))
+    if any(label.search(each.text) and each.box.x0 < box.x0 for each in row):
+        return True
+    return any(_inside(box, found.value_box) for found in label_values(page, label))
+
+
+def _inside(box: Box, value: Box, slack: float = 1.0) -> bool:
+    return (
+        value.x0 - slack <= box.x0
+        and box.x1 <= value.x1 + slack
+        and value.y0 - slack <= box.y0
+        and box.y1 <= value.y1 + slack
+    )
 
 
 def _run(words: tuple[Word, ...], forms: set[str]) -> tuple[Word, ...] | None:

@@ -20,11 +20,18 @@ from processors.pdf_invoices.labels import (
     NUMBER_VALUE,
     OTHER_DATE,
     REFERENCE_LABEL,
+    TIME_STAMP,
     TITLE,
     TITLE_DATE,
     TITLE_NUMBER,
 )
-from processors.pdf_invoices.parties import buyer_name, seller_name, tax_number, vat_ids
+from processors.pdf_invoices.parties import (
+    buyer_name,
+    seller_name,
+    tax_number,
+    vat_id_in_doubt,
+    vat_ids,
+)
 from processors.pdf_invoices.totals import totals, vat_doubt
 from processors.pdf_invoices.totals_choice import totals_doubts
 from processors.results.evidence import EvidenceField
@@ -83,6 +90,10 @@ def read_invoice(text: str, credit_note: bool = False) -> Reading:
         payment_means=_payment_means(text, lines, [unverified] if unverified else ibans),
     )
     doubts = {**totals_doubts(decided), **_field_doubts(issue_doubt, vat_doubt(lines, decided.vat))}
+    if vat_id_in_doubt(lines, seller_vat, buyer_vat):
+        doubts[EvidenceField.SELLER_VAT_ID] = (
+            "more than one VAT id is printed, and none is marked as the buyer's"
+        )
     if unverified:
         doubts[EvidenceField.PAYEE_IBAN] = "printed after IBAN, but its check digits do not verify"
     if doubts:
@@ -203,18 +214,22 @@ def _issue_date(lines: list[str], month_first: bool) -> tuple[date | None, bool]
     sure = _labelled_date(lines, explicit, month_first) or _title_date(lines, month_first)
     if sure is not None:
         return sure, False
-    guessed = _labelled_date(lines, generic, month_first) or next(
+    guessed = _labelled_date(lines, generic, month_first, TIME_STAMP) or next(
         (d.value for d in find_dates("\n".join(lines), month_first)), None
     )
     return guessed, guessed is not None
 
 
-def _labelled_date(lines: list[str], label: re.Pattern[str], month_first: bool) -> date | None:
-    in_column = _date_in_column(lines, label, month_first, (DUE_LABEL, OTHER_DATE))
+def _labelled_date(
+    lines: list[str], label: re.Pattern[str], month_first: bool, *others: re.Pattern[str]
+) -> date | None:
+    """The first date after `label` on a line that names no other date (`others` too)."""
+    not_labels = (DUE_LABEL, OTHER_DATE, *others)
+    in_column = _date_in_column(lines, label, month_first, not_labels)
     if in_column is not None:
         return in_column
     for index, value in labelled(lines, label):
-        if DUE_LABEL.search(lines[index]) or OTHER_DATE.search(lines[index]):
+        if any(other.search(lines[index]) for other in not_labels):
             continue
         dates = find_dates(value, month_first)
         if dates:

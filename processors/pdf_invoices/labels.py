@@ -76,8 +76,13 @@ ISSUE_LABELS = (
         r"date\s*de\s*facture|issued\s*(?:at|on))",
         _I,
     ),
-    guarded(r"(datum|date|\bvon\b|\bdu\b|\bvom\b)", _I),
+    guarded(r"(datum|date|\bvon\b|\bdu\b|\bvom\b|,\s*den\b|,\s*le\b)", _I),
 )
+"""The invoice's own date labels, then generic ones: `Datum`, `Date`, `vom`, and the
+place and date of a letter (`München, den 01.11.2024`, `Paris, le 05/03/2024`)."""
+TIME_STAMP = guarded(r"(\b\d{1,2}:\d{2}:\d{2}\b|\b(?:uhrzeit|zeit|time|heure)\s*:)", _I)
+"""A date with a time of day (`Datum: 30.10.2024  Zeit: 04:59:13`): when a page was
+printed or sent, not a date a generic label gives the invoice."""
 DUE_LABEL = guarded(
     r"(due\s*date|due\s*on|payable\s*(?:by|until)|remit\s*until|zahlungsziel|fällig(?:keit)?\w*|"
     r"bis\s*zum|vervaldatum|date\s*limite\s*de\s*paiement|échéance|zahlbar\b[^\n.]{0,30}?\bbis|"
@@ -160,8 +165,16 @@ VAT_ID_LABEL = guarded(
 )
 BUYER_VAT_HINT = guarded(r"\b(uw|your|ihre?)\b", _I)
 TAX_NUMBER = guarded(r"(?:steuer-?\s?nr\.?|steuernummer|st\.-?nr\.?)\s*:?\s*([\d/ ]{8,16}\d)", _I)
+_ABOUT = (
+    r"(?:(?:informationen|angaben|daten)\s*zum\s*|(?:details|information)\s*(?:of|on|about)"
+    r"\s*the\s*|(?:informations|coordonn[ée]es)\s*(?:de\s*l'|du\s*))?"
+)
+"""A party heading of a structured view (`Informationen zum Käufer`, the XRechnung
+visualisation; `Details of the seller`): the label after it names the block."""
 BUYER_LABEL = guarded(
-    r"^\s*(bill\s*to(?:\s*address)?|invoice\s*to|billing\s*address|rechnungsempfänger|rechnung\s*an|"
+    r"^\s*"
+    + _ABOUT
+    + r"(bill\s*to(?:\s*address)?|invoice\s*to|billing\s*address|rechnungsempfänger|rechnung\s*an|"
     r"rechnungsa(?:dresse|nschrift)|adresse\s*(?:du\s*client|de\s*facturation)|"
     r"fattura(?:re|to)\s*a|intestatario|facturado\s*a|direcci[óo]n\s*de\s*facturaci[óo]n|"
     r"factuuradres|factuur\s*aan|käufer|leistungsempfänger|kunde|buyer|customer|sold\s*to|client|"
@@ -175,7 +188,7 @@ DELIVERY_LABEL = guarded(
 )
 """Where the goods go: not the buyer's name, and a label, not a value."""
 SELLER_LABEL = guarded(
-    r"^\s*(verkäufer|lieferant|rechnungssteller|seller|supplier|vendor|vendeur|"
+    r"^\s*" + _ABOUT + r"(verkäufer|lieferant|rechnungssteller|seller|supplier|vendor|vendeur|"
     r"fournisseur|leverancier|fornitore|cedente|proveedor|emisor)\b",
     _I,
 )
@@ -203,3 +216,11 @@ WORD = guarded(r"(?!(?:EUR|USD|GBP|CHF|INR)\b)[^\W\d_]{3,}")
 """A word between two amounts; currency codes are part of the amount."""
 CURRENCY_MARKS = guarded(r"[\s€$£¥₹]|\b(?:EUR|USD|GBP|CHF|INR)\b")
 ENGLISH = guarded(r"\b(invoice|total|amount|due|date|the)\b", _I)
+
+POSTAL = re.compile(r"(?:^|\s)(?:[A-Z]{1,2}[- ]?)?\d{4,5}\s+\w")
+STREET = re.compile(
+    r"^\d|\d+\s*[a-z]?$|stra(?:ss|ß)e|str\.|\b(?:road|street|weg|allee|platz|gasse|rue|avenue|"
+    r"laan|straat|via|calle)\b",
+    re.IGNORECASE,
+)
+"""A postcode and town, a street: the lines of an address under a party's name."""

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import re
 
-from processors.pdf_invoices.labels import SELLER_LABEL
+from processors.pdf_invoices.labels import POSTAL, SELLER_LABEL, STREET
 from processors.pdf_invoices.parties import bare_label, block_name, labelled_value, name_like
-from processors.pdf_invoices.window import POSTAL, STREET
 from processors.pdf_layout.lines import Line, PageLayout
 from processors.text_values import find_ibans
 

@@ -12,8 +12,10 @@ from processors.pdf_invoices.labels import (
     DELIVERY_LABEL,
     LEGAL_FORM,
     NAME_LABEL,
+    POSTAL,
     RETURN_ADDRESS_SEP,
     SELLER_LABEL,
+    STREET,
     TAX_NUMBER,
     VAT_ID,
     VAT_ID_LABEL,
@@ -23,16 +25,57 @@ from processors.pdf_invoices.labels import (
 def vat_ids(lines: list[str]) -> tuple[str | None, str | None]:
     seller: str | None = None
     buyer: str | None = None
-    for line in lines:
+    for index, line in enumerate(lines):
         match = VAT_ID.search(line)
         if not match or not VAT_ID_LABEL.search(line):
             continue
         value = re.sub(r"\s", "", match.group(1))
-        if BUYER_VAT_HINT.search(line):
+        if _the_buyers(lines, index, match):
             buyer = buyer or value
         else:
             seller = seller or value
     return seller or _unlabelled_vat_id(lines, buyer), buyer
+
+
+_BUYERS_WORD = re.compile(
+    r"\b(?:client|customer|kunden?|käufers?|buyer|acheteur|klant|cliente|destinatario)\b",
+    re.IGNORECASE,
+)
+_COLUMN_HEAD = 4
+"""Lines above a VAT id searched for the head of its column (`Vos identifiants`)."""
+
+
+def _the_buyers(lines: list[str], index: int, vat_id: re.Match[str]) -> bool:
+    """A VAT id said to be the buyer's: `Ihre USt-IdNr.`, `N° TVA client`, `Customer VAT
+    no.` before it on its line, or under a column head addressing the reader (`Vos
+    identifiants`, `Your details`, `Ihre Angaben`)."""
+    line = lines[index]
+    before = _left_cell(line, vat_id.start())
+    if BUYER_VAT_HINT.search(before) or _BUYERS_WORD.search(before):
+        return True
+    for above in reversed(lines[max(0, index - _COLUMN_HEAD) : index]):
+        head = _cell_at(above, vat_id.start())
+        if (
+            head
+            and not VAT_ID_LABEL.search(head)
+            and re.match(r"\s*(?:vos|your|ihre)\b", head, re.I)
+        ):
+            return True
+    return False
+
+
+def _left_cell(line: str, end: int) -> str:
+    """The cell of layout text that ends at `end` (the label before a value)."""
+    return COLUMN_GAP.split(line[:end].rstrip())[-1]
+
+
+def _cell_at(line: str, position: int) -> str | None:
+    """The cell of layout text spanning `position`, or starting within a few characters
+    of it (a head over its column)."""
+    for match in re.finditer(r"\S+(?: \S+)*", line):
+        if match.start() - 4 <= position <= match.end():
+            return match.group()
+    return None
 
 
 def _unlabelled_vat_id(lines: list[str], buyer: str | None) -> str | None:
@@ -52,17 +95,33 @@ def _unlabelled_vat_id(lines: list[str], buyer: str | None) -> str | None:
     return None
 
 
+def vat_id_in_doubt(lines: list[str], seller: str | None, buyer: str | None) -> bool:
+    """Another VAT id is printed beside the seller's chosen one, and none of them is said to
+    be the buyer's: two candidates alike (a reverse-charge invoice prints the buyer's id
+    too, a tax representative his own)."""
+    if seller is None or buyer is not None:
+        return False
+    printed = {value for line in lines for value in _standalone_vat_ids(line)}
+    return bool(printed - {seller})
+
+
 _CONTINUES = re.compile(r"\s?\d")
 _IBAN_SHAPE = re.compile(r"[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,}")
 
 
 def _standalone_vat_ids(line: str) -> list[str]:
-    """VAT ids that are not the start of an IBAN (`DE88 2008 0000 0970 ...`)."""
-    return [
+    """VAT ids that are not the start of an IBAN (`DE88 2008 0000 0970 ...`) and have
+    their country's length (a WEEE number `DE87654321` is no VAT id)."""
+    found = [
         re.sub(r"\s", "", m.group(1))
         for m in VAT_ID.finditer(line)
         if not _CONTINUES.match(line, m.end()) and not _IBAN_SHAPE.match(line, m.start())
     ]
+    return [value for value in found if _DIGITS.get(value[:2], len(value) - 2) == len(value) - 2]
+
+
+_DIGITS = {"DE": 9, "FR": 11, "IT": 11, "BE": 10, "LU": 8, "DK": 8, "FI": 8, "PT": 9}
+"""Digits after the country code where their number is fixed."""
 
 
 def tax_number(text: str) -> str | None:
@@ -140,15 +199,51 @@ def block_name(lines: list[str], label: re.Pattern[str]) -> str | None:
             if name_like(_without_label(rest)) and not labelled_value(rest):
                 return _without_label(rest)
             continue
-        for below in lines[index + 1 : index + 1 + _BLOCK_DEPTH]:
-            text = _left_column(below).strip(" :")
-            if bare_label(text):
-                break
-            if NAME_LABEL.match(text):
-                return _without_label(text)
-            if text and name_like(text) and not labelled_value(text):
-                return text
+        name = _name_under(lines[index + 1 : index + 1 + _BLOCK_DEPTH])
+        if name is not None:
+            return name
     return None
+
+
+def _name_under(column: list[str]) -> str | None:
+    """The name in the lines under a party label: a `Name:` line's value (on its line or,
+    in a form view, the line under it), else the first line naming someone. A label
+    ending in its colon (`Leitweg-ID:`, `Straße / Hausnummer:`) is no name."""
+    for position, below in enumerate(column):
+        raw = _left_column(below).strip()
+        text = raw.strip(" :")
+        if bare_label(text):
+            return None
+        if raw.endswith(":"):
+            if NAME_LABEL.match(raw) and position + 1 < len(column):
+                value = _left_column(column[position + 1]).strip()
+                if name_like(value) and not labelled_value(value) and not value.endswith(":"):
+                    return value
+            continue
+        if NAME_LABEL.match(text):
+            return _without_label(text)
+        if text and name_like(text) and not labelled_value(text):
+            return _company_after(text, column[position + 1 : position + 2])
+    return None
+
+
+def _company_after(text: str, following: list[str]) -> str:
+    """A contact person over the company (`M. Jan Schröder` over `Éditions Lefèvre
+    SARL`): the company; a person over a street is the buyer himself."""
+    if not _PERSON.match(text) or not following:
+        return text
+    below = _left_column(following[0]).strip()
+    if STREET.search(below) or POSTAL.search(below) or labelled_value(below):
+        return text
+    return below if name_like(below) and not below.endswith(":") else text
+
+
+_PERSON = re.compile(
+    r"^(?:(?:herrn?|frau|mr|mrs|ms|mme|monsieur|madame|dhr|mevr|attn)\b\.?|m\.|z\.\s?hd\.?"
+    r"|c/o)\s*\S",
+    re.IGNORECASE,
+)
+"""A line naming a person by a salutation, or addressed to one (`z. Hd.`, `Attn`)."""
 
 
 def bare_label(text: str) -> bool:

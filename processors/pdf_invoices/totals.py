@@ -24,9 +24,9 @@ from processors.pdf_invoices.labels import (
 )
 from processors.pdf_invoices.totals_choice import Candidates, Decision, checks, decide
 from processors.text_values import (
+    COLUMN_DEPTH,
     AmountMatch,
     cells,
-    column_amounts,
     find_amounts,
     is_header_row,
     overlaps,
@@ -128,9 +128,15 @@ def _column_totals(
     `Tax`, `Total` over a table): one of them is the total row."""
     found: list[Decimal] = []
     for cell in cells(lines[header]):
-        if label.search(cell.text) and not (exclude is not None and exclude.search(cell.text)):
-            amounts = column_amounts(lines, header, cell)
-            found.extend(abs(a.value) for a in amounts if a.value.as_tuple().exponent != 0)
+        if not label.search(cell.text) or (exclude is not None and exclude.search(cell.text)):
+            continue
+        for line in lines[header + 1 : header + 1 + COLUMN_DEPTH]:
+            for amount in find_amounts(line):
+                if amount.value.as_tuple().exponent == 0:
+                    continue
+                if overlaps(amount.start, amount.end, cell.start, cell.end):
+                    found.extend(_space_grouped(line, amount))
+                    found.append(abs(amount.value))
     return found
 
 
@@ -154,9 +160,7 @@ def totals(
     vats = _label_amounts(lines, VAT_LABEL, _NOT_VAT, skip_zero_rate=True)
     if any(_zero_rate(line) and VAT_LABEL.search(line) for line in lines):
         vats.append(Decimal("0.00"))  # at 0 % the amount printed is the base, not the VAT
-    rated = _rated_vat_sum(lines)
-    if rated is not None:
-        vats.append(rated)
+    vats.extend(_rated_vat_sums(lines))
     if breakdown:
         vats.append(sum((row.tax_amount or Decimal(0) for row in breakdown), Decimal(0)))
         nets.append(sum((row.taxable_amount or Decimal(0) for row in breakdown), Decimal(0)))
@@ -168,6 +172,7 @@ def totals(
             dues=_label_amounts(lines, AMOUNT_DUE_LABEL, CHARGE_LABEL),
             prepaids=_label_amounts(lines, PREPAID_LABEL, None),
             printed=frozenset(abs(a.value) for line in lines for a in find_amounts(line)),
+            taxed=vat_doubt(lines, Decimal(0)),
         )
     )
     decision = decision.signed(negative or _printed_negative(lines, decision.gross))
@@ -190,22 +195,26 @@ def vat_doubt(lines: list[str], vat: Decimal | None) -> bool:
     )
 
 
-def _rated_vat_sum(lines: list[str]) -> Decimal | None:
+def _rated_vat_sums(lines: list[str]) -> list[Decimal]:
     """The sum of VAT lines at different rates (`zzgl. 19 % USt. 3.581,93`, `zzgl. 7 % USt.
     749,85`): the VAT total is not one row of them. Lines printed twice (text in content
-    order and in layout) count once."""
-    rows: set[tuple[Decimal, Decimal]] = set()
+    order and in layout) count once. Rows grouped by spaces (`TVA 20 % 3 165,29`) give a
+    second sum, read grouped; the arithmetic decides."""
+    rows: dict[tuple[Decimal, Decimal], Decimal] = {}
     for line in lines:
         percent = PERCENT.search(line)
         if percent is None or not VAT_LABEL.search(line) or _NOT_VAT.search(line):
             continue
-        amounts = [a.value for a in find_amounts(line[percent.end() :])]
+        rest = line[percent.end() :]
+        amounts = find_amounts(rest)
         rate = Decimal(percent.group(1).replace(",", "."))
         if rate and len(amounts) == 1:
-            rows.add((rate, amounts[0]))
+            plain = abs(amounts[0].value)
+            rows[(rate, plain)] = max([plain, *_space_grouped(rest, amounts[0])])
     if len({rate for rate, _ in rows}) < 2:
-        return None
-    return sum((abs(amount) for _, amount in rows), Decimal(0))
+        return []
+    plain_sum = sum((plain for _, plain in rows), Decimal(0))
+    return sorted({plain_sum, sum(rows.values(), Decimal(0))})
 
 
 def _printed_negative(lines: list[str], gross: Decimal | None) -> bool:

@@ -27,6 +27,8 @@ class Candidates:
     printed: frozenset[Decimal]
     """Every amount on the page (magnitudes): a gross nobody labelled may still be printed."""
     breakdown_vat: Decimal | None = None
+    taxed: bool = False
+    """A rate above zero is printed beside an amount: a zero VAT is the second choice."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,17 +89,25 @@ def decide(found: Candidates) -> Decision:
 
 def _consistent(found: Candidates) -> tuple[Decimal, Decimal, Decimal] | None:
     """The largest gross (labelled as gross before labelled as due) for which a printed
-    net plus a printed VAT adds up; zero VAT only when no VAT amount is printed; then,
-    without a labelled gross, a labelled net and VAT whose sum is printed on the page."""
+    net plus a printed VAT adds up; zero VAT only when no VAT amount is printed, and, where
+    a rate above zero is printed, only when no VAT above zero adds up to that gross (a
+    `TOTAL HT` column holding the gross is no net of a zero VAT); then, without a labelled
+    gross, a labelled net and VAT whose sum is printed on the page."""
     zero_allowed = not any(found.vats)
     vats = [*found.vats, _ZERO] if zero_allowed else found.vats
     ordered = sorted(set(found.grosses), reverse=True)
     ordered += [d for d in sorted(set(found.dues), reverse=True) if d not in ordered]
     for gross in ordered:
-        for net in found.nets:
-            for vat in vats:
-                if _close(net + vat, gross) and not (vat and _close(vat, gross)):
-                    return net, vat, gross
+        pairs = [
+            (net, vat)
+            for net in found.nets
+            for vat in vats
+            if _close(net + vat, gross) and not (vat and _close(vat, gross))
+        ]
+        if found.taxed:
+            pairs.sort(key=lambda pair: not pair[1])  # stable: the first above zero leads
+        if pairs:
+            return pairs[0][0], pairs[0][1], gross
     sums = [(net + vat, net, vat) for net in found.nets for vat in found.vats if net and vat]
     for total, net, vat in sorted(sums, reverse=True):
         if total in found.printed:

@@ -5,19 +5,11 @@ a contact line or a salutation."""
 
 from __future__ import annotations
 
-import re
-
-from processors.pdf_invoices.labels import RETURN_ADDRESS_SEP
+from processors.pdf_invoices.labels import POSTAL, RETURN_ADDRESS_SEP, STREET
 from processors.pdf_invoices.parties import bare_label, name_like
 from processors.pdf_layout.lines import PageLayout
 from processors.pdf_layout.regions import PageRegions
 
-POSTAL = re.compile(r"(?:^|\s)(?:[A-Z]{1,2}[- ]?)?\d{4,5}\s+\w")
-STREET = re.compile(
-    r"^\d|\d+\s*[a-z]?$|stra(?:ss|ß)e|str\.|\b(?:road|street|weg|allee|platz|gasse|rue|avenue|"
-    r"laan|straat|via|calle)\b",
-    re.IGNORECASE,
-)
 _ADDRESS_DEPTH = 3
 """Lines from the name to the postal code: name, (contact, care of,) street, city."""
 

@@ -137,10 +137,22 @@ def window_box(form: str) -> Box:
 
 
 def _window_form(page: PageLayout) -> str | None:
-    """The DIN 5008 form whose window holds more lines; None off a first A4 page."""
+    """The DIN 5008 form whose window holds a recipient's town line, then more lines (a
+    form B window holds the letterhead's last lines at form A's place); None off a
+    first A4 page."""
     if not A4_WIDTH[0] <= page.width <= A4_WIDTH[1] or page.number != 1:
         return None
-    return max(WINDOW_TOP, key=lambda form: len(page.lines_in(window_box(form))))
+
+    def rank(form: str) -> tuple[bool, int]:
+        inside = page.lines_in(window_box(form))
+        return any(_town(line) and not _run_together(line) for line in inside), len(inside)
+
+    return max(WINDOW_TOP, key=rank)
+
+
+def _run_together(line: Line) -> bool:
+    """`Alphabet, Lilienthalallee 26, 80786 München`: a sender's address on one line."""
+    return len(_SEPARATOR.findall(line.text)) >= 2 or line.text.count(",") >= 2
 
 
 def address_window(page: PageLayout, form: str | None) -> Region | None:

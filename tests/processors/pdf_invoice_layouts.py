@@ -15,6 +15,12 @@ from decimal import Decimal
 
 from processors.invoice_model import Invoice
 from tests.processors.hybrid_layouts import english_long_date
+from tests.processors.pdf_invoice_more_layouts import (
+    form_view,
+    letter_place_date,
+    summary_row,
+    with_disbursement,
+)
 from tests.processors.pdf_invoice_pages import WORDS, Page, footer, items, totals
 from tests.processors.pdf_invoice_truth import (
     Truth,
@@ -326,6 +332,9 @@ TUNING: tuple[Family, ...] = (
     Family("order_references", _with("DE"), order_references),
     Family("label_value", _with("DE"), label_value),
     Family("prepayment", lambda s: with_prepayment(random_truth(s, "DE")), prepayment),
+    Family("summary_row", lambda s: with_disbursement(random_truth(s, "FR")), summary_row),
+    Family("letter_place_date", _with("DE"), letter_place_date),
+    Family("form_view", _with("DE"), form_view),
 )
 
 

@@ -9,6 +9,9 @@ from processors.pdf_invoices.fields import read_invoice
 from processors.results.evidence import EvidenceField
 from tests.processors.conftest import context
 from tests.processors.generated_docs import SAMPLE_INVOICE, german_invoice
+from tests.processors.pdf_invoice_pages import Page
+
+MM = 72 / 25.4
 
 
 def test_each_field_read_carries_its_page_and_box() -> None:
@@ -45,3 +48,46 @@ def test_totals_that_do_not_close_are_low_with_the_reason() -> None:
     reading = read_invoice(text)
     assert reading.doubts[EvidenceField.GROSS_TOTAL] == "net + VAT does not equal the gross printed"
     assert EvidenceField.ISSUE_DATE not in reading.doubts
+
+
+def test_a_second_vat_id_unmarked_makes_the_sellers_low() -> None:
+    text = (
+        "Rechnung Nr. 2024-17 vom 03.02.2024\nUSt-IdNr.: DE123456789\nUSt-IdNr.: DE987654321\n"
+        "Nettobetrag: 100,00 EUR\nUSt. 19 %: 19,00 EUR\nGesamtbetrag: 119,00 EUR\n"
+    )
+    reading = read_invoice(text)
+    assert reading.invoice.seller.vat_id == "DE123456789"
+    assert "more than one VAT id" in reading.doubts[EvidenceField.SELLER_VAT_ID]
+    assert reading.checks["needsReview"] is True
+
+
+def test_a_vat_id_marked_as_the_buyers_leaves_the_sellers_sure() -> None:
+    text = (
+        "Facture N° F-17 du 03/02/2024\nN° TVA client      FR19787878784\n"
+        "TVA : FR11999999998 - SIRET : 99999999800010\nWEEE-Reg-Nr.: DE87654321\n"
+        "Total HT 100,00 €\nTVA 20 % 20,00 €\nTotal TTC 120,00 €\n"
+    )
+    reading = read_invoice(text)
+    assert (reading.invoice.seller.vat_id, reading.invoice.buyer.vat_id) == (
+        "FR11999999998",
+        "FR19787878784",
+    )
+    assert EvidenceField.SELLER_VAT_ID not in reading.doubts
+
+
+def test_a_total_printed_twice_is_boxed_where_its_label_is() -> None:
+    page = Page()
+    page.text(20, 12, "Muster GmbH · Hauptstraße 1 · 80331 München", size=7)
+    page.text(20, 30, "Rechnung Nr. RE-2024-17 vom 03.02.2024", bold=True)
+    page.text(20, 45, "Beratung, pauschal")
+    page.right(190, 45, "100,00 EUR")  # the item's line prints the net first
+    for index, (label, amount) in enumerate(
+        (("Nettobetrag", "100,00 EUR"), ("USt. 19 %", "19,00 EUR"), ("Gesamtbetrag", "119,00 EUR"))
+    ):
+        page.text(110, 80 + 5 * index, label)
+        page.right(190, 80 + 5 * index, amount)
+    outcome = PdfTextInvoiceProcessor().process(page.bytes(), context())
+    evidence = {item["field"]: item for item in outcome.data["evidence"]}
+    net, gross = evidence["totals.net"]["box"], evidence["totals.gross"]["box"]
+    assert evidence["totals.net"]["confidence"] == "high"
+    assert 70 * MM < net["y0"] < gross["y0"]  # on the Nettobetrag row, not the item's
