@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from flows.webhook_http import TargetPolicy
 from storage.imap_models import AfterImport, ImapSecurity
 from storage.repositories.imap_mailboxes import MailboxSettings
+from storage.settings import Settings
 
 _SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
 
@@ -189,5 +190,9 @@ class ImapSession:
             self._ok(self._client.expunge(), "EXPUNGE")
 
 
-def default_connector(policy: TargetPolicy) -> ImapConnector:
-    return ImapConnector(tls=ssl.create_default_context(), policy=policy)
+def default_connector(settings: Settings) -> ImapConnector:
+    """The system's CAs (and DOCINTAKE_IMAP_CA_FILE's); the webhook targets' policy."""
+    tls = ssl.create_default_context()
+    if settings.imap_ca_file:
+        tls.load_verify_locations(cafile=settings.imap_ca_file)
+    return ImapConnector(tls=tls, policy=TargetPolicy.from_settings(settings))

@@ -30,7 +30,6 @@ from prefect.cache_policies import NO_CACHE
 
 from flows import runtime
 from flows.imap_client import ImapConnector, ImapSession, ImapTrouble, default_connector
-from flows.webhook_http import TargetPolicy
 from storage.db import Database
 from storage.mail_intake import Arrival, NotTaken, accept_message
 from storage.models import utcnow
@@ -179,7 +178,7 @@ def poll_all(poller: Poller) -> dict[str, int]:
 def _poller() -> Poller:
     """Over the process's worker environment (flows/runtime.py)."""
     env = runtime.current()
-    connector = default_connector(TargetPolicy.from_settings(env.settings))
+    connector = default_connector(env.settings)
     return Poller(settings=env.settings, db=env.db, store=env.store, connector=connector)
 
 
