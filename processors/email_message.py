@@ -10,7 +10,7 @@ message/rfc822 sections (each nests the parser one level deeper: 1,000 of them c
   without either are the body, inline images without a name are logos: both skipped;
 - ZIP attachments are flagged for unpacking with the archive limits (processors/archive.py);
 - an attached message (message/rfc822) is opened one level deep; one inside it is a
-  failed attachment; so are winmail.dat (TNEF, not read yet) and damaged base64;
+  failed attachment; so is damaged base64;
 - names are labels: a path in them is cut to its last part, RFC 2231 and encoded words
   are decoded, an unknown charset falls back to replacement characters.
 """
@@ -125,6 +125,37 @@ def delivery_digest(raw: bytes) -> str:
             digest.update(line.rstrip(b"\r\n") + b"\n")
     digest.update(raw[end.start() :])
     return digest.hexdigest()
+
+
+_DMARC_FAIL = re.compile(r"(?:^|[\s;])dmarc\s*=\s*fail\b", re.IGNORECASE)
+
+
+def dmarc_failed(authentication_results: str | None) -> bool:
+    """Whether an Authentication-Results value (RFC 8601) gives the verdict dmarc=fail."""
+    return authentication_results is not None and bool(_DMARC_FAIL.search(authentication_results))
+
+
+def first_field(raw: bytes, name: bytes) -> str | None:
+    """The first header field of that name, unfolded, as text; a line scan of the header
+    section (at most 1 MiB), not a parse: the SMTP server runs it. The first
+    Authentication-Results is the one the nearest MTA (ours, in front) added."""
+    end = _HEADER_END.search(raw, 0, MAX_HEADER_BYTES)
+    if end is None:
+        return None
+    value: list[bytes] | None = None
+    for line in raw[: end.start()].splitlines():
+        if line[:1] in (b" ", b"\t"):
+            if value is not None:
+                value.append(line.strip())
+            continue
+        if value is not None:
+            break
+        field = _FIELD_NAME.match(line)
+        if field is not None and field.group(1).lower() == name:
+            value = [line[field.end() :].strip()]
+    if value is None:
+        return None
+    return header_text(b" ".join(value).decode("utf-8", "replace"))
 
 
 def header_text(value: object) -> str | None:
