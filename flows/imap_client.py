@@ -38,6 +38,11 @@ def quoted(name: str) -> str:
     return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+# A literal (a message's bytes) longer than this is refused whatever size the server
+# announced for the message before: a hostile server cannot fill the poller's memory.
+MAX_LITERAL_BYTES = 64 * 1024 * 1024
+
+
 class _CheckedConnect(imaplib.IMAP4):
     """Connects to the address that was checked, whatever `host` resolves to now."""
 
@@ -45,6 +50,11 @@ class _CheckedConnect(imaplib.IMAP4):
 
     def _create_socket(self, timeout: float | None) -> socket.socket:
         return socket.create_connection((self._address, self.port), timeout)
+
+    def read(self, size: int) -> bytes:  # imaplib reads literals, and only them, here
+        if size > MAX_LITERAL_BYTES:
+            raise imaplib.IMAP4.abort(f"the server sent a literal of {size} bytes")
+        return super().read(size)
 
 
 class _Plain(_CheckedConnect):
@@ -87,11 +97,14 @@ class ImapConnector:
         if wanted.security == ImapSecurity.TLS:
             return _Tls(address, wanted.host, wanted.port, self.tls, self.timeout)
         client = _Plain(address, wanted.host, wanted.port, self.timeout)
-        if wanted.security == ImapSecurity.STARTTLS:
-            client.starttls(self.tls)
-        elif not ipaddress.ip_address(address).is_loopback:
+        try:
+            if wanted.security == ImapSecurity.STARTTLS:
+                client.starttls(self.tls)
+            elif not ipaddress.ip_address(address).is_loopback:
+                raise ImapTrouble("without TLS only a server on this host is reached")
+        except BaseException:
             client.shutdown()
-            raise ImapTrouble("without TLS only a server on this host is reached")
+            raise
         return client
 
     @contextlib.contextmanager
@@ -111,6 +124,8 @@ class ImapConnector:
         finally:
             with contextlib.suppress(Exception):
                 client.logout()
+            with contextlib.suppress(Exception):  # a connection LOGOUT could not end
+                client.shutdown()
 
 
 class ImapSession:

@@ -151,6 +151,9 @@ def poll_mailbox(poller: Poller, company_id: uuid.UUID) -> PollReport | None:
     except ImapTrouble as exc:
         log.warning("mailbox of %s: %s", company_id, exc)
         report.error = str(exc)[:2000]
+    except Exception:  # the database or the store: this mailbox waits, the others go on
+        log.exception("mailbox of %s: a message could not be taken", company_id)
+        report.error = "the service could not store a message; the next poll tries again"
     finally:
         with poller.db.session() as db_session:
             imap_mailboxes.release_mailbox(

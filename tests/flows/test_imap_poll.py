@@ -19,6 +19,7 @@ import pytest
 import yaml
 from sqlalchemy import Engine, func, select
 
+from flows import imap_client
 from flows.imap_client import ImapConnector, ImapSession, ImapTrouble
 from flows.imap_poll import Poller, poll_all, poll_mailbox, poll_mailboxes
 from flows.webhook_http import TargetPolicy
@@ -378,3 +379,23 @@ def test_the_flow_polls_and_the_pipeline_reads_the_message(
         batch = session.get(Batch, uuid.UUID(batch_id))
     assert batch is not None and batch.company_id == company_id
     assert batch.mail_subject == "Rechnung 0"
+
+
+def test_a_literal_longer_than_the_cap_is_refused_whatever_the_server_announced(
+    db: Database,
+    store: ObjectStore,
+    settings: Settings,
+    mailbox: Mailbox,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A hostile server may announce a small RFC822.SIZE and send more: the poller's
+    read of the message's bytes is capped by itself."""
+    mailbox.deliver(1)
+    company_id = _company_with_mailbox(db, settings, _settings_for(mailbox))
+    monkeypatch.setattr(imap_client, "MAX_LITERAL_BYTES", 100)
+
+    report = poll_mailbox(_poller(db, store, settings, mailbox.server), company_id)
+
+    assert report is not None and report.error is not None and "literal" in report.error
+    assert (_batches(db, company_id), _noted(db, company_id)) == (0, 0)
+    assert mailbox.unseen_and_all() == (1, 1)
