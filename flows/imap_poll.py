@@ -4,7 +4,8 @@
 each enabled mailbox a poller does not hold already. Per message, exactly once:
 
 1. skip a UID already noted for the folder's UIDVALIDITY (only settle it again: a
-   poller that died after step 3 left it unread or unmoved);
+   poller that died after step 3 left it unread or unmoved; one left on the server
+   because it is too large is not touched);
 2. fetch its raw bytes (BODY.PEEK[]: still unread) and store them;
 3. in one transaction: the batch (storage/mail_intake.py) and the note of
    (mailbox, UIDVALIDITY, UID), a unique key: a second poller racing for the same UID
@@ -111,16 +112,22 @@ def _poll_session(
 ) -> PollReport:
     report = PollReport()
     with poller.db.read_session() as db_session:
-        taken = imap_mailboxes.taken_uids(db_session, company_id, session.uidvalidity)
-    for uid in session.candidates(wanted.after_import)[:MAX_MESSAGES_PER_POLL]:
-        if uid in taken:
-            report.settled_again += 1
-        else:
-            try:
-                if not _take(poller, company_id, wanted, session, uid, report):
-                    continue
-            except NotTaken:
-                report.lost_races += 1
+        noted = imap_mailboxes.noted_uids(db_session, company_id, session.uidvalidity)
+    tried = 0
+    for uid in session.candidates(wanted.after_import):
+        if uid in noted:
+            if noted[uid]:  # taken, but its poller died before settling it
+                session.settle(uid, wanted.after_import, wanted.move_to)
+                report.settled_again += 1
+            continue  # a message left on the server stays as it is
+        if tried == MAX_MESSAGES_PER_POLL:
+            break
+        tried += 1
+        try:
+            if not _take(poller, company_id, wanted, session, uid, report):
+                continue
+        except NotTaken:
+            report.lost_races += 1
         session.settle(uid, wanted.after_import, wanted.move_to)
     return report
 

@@ -109,11 +109,13 @@ def release_mailbox(
     session.flush()
 
 
-def taken_uids(session: Session, company_id: uuid.UUID, uidvalidity: int) -> set[int]:
-    statement = select(ImapMessage.uid).where(
+def noted_uids(session: Session, company_id: uuid.UUID, uidvalidity: int) -> dict[int, bool]:
+    """The UIDs noted for the folder: True for one taken into a batch, False for one
+    left on the server (too large)."""
+    statement = select(ImapMessage.uid, ImapMessage.batch_id).where(
         ImapMessage.company_id == company_id, ImapMessage.uidvalidity == uidvalidity
     )
-    return set(session.scalars(statement))
+    return {uid: batch_id is not None for uid, batch_id in session.execute(statement)}
 
 
 def record_taken(
