@@ -103,7 +103,8 @@ class ImapConnector:
             elif not ipaddress.ip_address(address).is_loopback:
                 raise ImapTrouble("without TLS only a server on this host is reached")
         except BaseException:
-            client.shutdown()
+            with contextlib.suppress(Exception):  # a failed handshake may have closed it
+                client.shutdown()
             raise
         return client
 
