@@ -19,10 +19,11 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # Tesseract reads scans; Chromium runs the browser tests; DejaVu Sans is the embedded font
-# of the generated scrambled-text PDFs (tests/processors/scrambled_docs.py).
+# of the generated scrambled-text PDFs (tests/processors/scrambled_docs.py). Dovecot is the
+# IMAP server the IMAP polling tests start (tests/support/dovecot.py).
 RUN_PACKAGES := curl tesseract-ocr tesseract-ocr-deu tesseract-ocr-eng tesseract-ocr-fra \
 	tesseract-ocr-nld tesseract-ocr-spa tesseract-ocr-ita
-TEST_PACKAGES := $(RUN_PACKAGES) chromium fonts-dejavu-core
+TEST_PACKAGES := $(RUN_PACKAGES) chromium fonts-dejavu-core dovecot-imapd
 
 install: $(STAMP)
 	bash scripts/install-system-packages.sh $(RUN_PACKAGES)

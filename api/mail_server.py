@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
+from processors.email_message import dmarc_failed, first_field
 from storage.db import Database
 from storage.mail_intake import Arrival, accept_message
-from storage.models import utcnow
+from storage.models import Company, utcnow
 from storage.objectstore import ObjectStore
 from storage.repositories import mail_addresses
 from storage.settings import Settings
@@ -29,6 +30,7 @@ from storage.settings import Settings
 log = logging.getLogger(__name__)
 
 UNKNOWN_ADDRESS = "550 5.1.1 No such intake address"
+DMARC_REFUSED = "550 5.7.1 Message refused: it failed DMARC (Authentication-Results)"
 TRY_AGAIN = "451 4.3.0 Cannot take the message now, try again later"
 
 
@@ -36,6 +38,7 @@ TRY_AGAIN = "451 4.3.0 Cannot take the message now, try again later"
 class Recipient:
     company_id: uuid.UUID
     document_type: str
+    refuse_dmarc_fail: bool = False
 
 
 class IntakeHandler:
@@ -55,7 +58,10 @@ class IntakeHandler:
         token, document_type = parts
         with self._db.read_session() as session:
             company_id = mail_addresses.company_of_token(session, token, utcnow())
-        return None if company_id is None else Recipient(company_id, document_type)
+            company = None if company_id is None else session.get(Company, company_id)
+        if company is None:
+            return None
+        return Recipient(company.id, document_type, company.refuse_dmarc_fail)
 
     async def handle_RCPT(
         self, server: SMTP, session: Session, envelope: Envelope, address: str, options: list[str]
@@ -71,12 +77,19 @@ class IntakeHandler:
         envelope.rcpt_tos.append(address)
         return "250 2.1.5 OK"
 
-    def _accept(self, envelope: Envelope) -> list[str]:
+    def _accept(self, envelope: Envelope) -> list[str] | None:
+        """The batches made; None if every recipient refuses the message (DMARC)."""
         raw = envelope.original_content
         assert isinstance(raw, bytes)
+        recipients = {address: self.recipient(address) for address in envelope.rcpt_tos}
+        failed_dmarc = dmarc_failed(first_field(raw, b"authentication-results"))
+        wanted = [r for r in recipients.values() if r is not None]
+        if failed_dmarc and wanted and all(r.refuse_dmarc_fail for r in wanted):
+            return None
+        # A recipient that refuses among others that take it: its batch fails when it is
+        # unpacked (error code dmarc_failed), as an IMAP message's does.
         received_at, batches = utcnow(), []
-        for address in dict.fromkeys(envelope.rcpt_tos):
-            recipient = self.recipient(address)
+        for recipient in recipients.values():
             if recipient is None:  # its token was retired since RCPT
                 continue
             arrival = Arrival(
@@ -95,6 +108,9 @@ class IntakeHandler:
         except Exception:
             log.exception("storing a message from %r failed", envelope.mail_from)
             return TRY_AGAIN
+        if batches is None:
+            log.info("refused a message from %r: it failed DMARC", envelope.mail_from)
+            return DMARC_REFUSED
         log.info("message from %r: batches %s", envelope.mail_from, ", ".join(batches))
         return "250 2.0.0 Message accepted"
 

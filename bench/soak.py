@@ -33,6 +33,7 @@ from bench.soak_backends import PostgresCluster, RestartableSeaweed
 from bench.soak_bombs import hostile_files
 from bench.soak_faults import SCHEDULE, Faults, outage_seconds
 from bench.soak_load import Load
+from bench.soak_mail import MailLoad, mail_batches, mail_verdict
 from bench.soak_procs import MemorySampler
 from bench.soak_report import ClientRecord, settle, verdict
 from bench.soak_requests import SETTINGS as REQUEST_SETTINGS
@@ -96,6 +97,7 @@ def _roots(stack: Stack, postgres: PostgresCluster | None, seaweed: Any) -> dict
         "prefect-server": [stack.prefect.pid],
         "prefect-worker": [stack.worker.pid],
         "dispatcher": [stack.dispatcher.pid],
+        "mail": [stack.mail.pid],
     }
     if postgres and (postmaster := postgres.postmaster_pid()):
         roots["postgres"] = [postmaster]
@@ -125,7 +127,8 @@ def soak(mode: str, load_seconds: float, keep: bool = False) -> dict[str, Any]:
             database_url, prefect_url, settings = f"sqlite:///{work / 'var/docintake.db'}", None, {}
         stack = Stack(work, database_url, {**settings, **REQUEST_SETTINGS}, prefect_url)
         exits.callback(stack.stop)
-        keys = [stack.company_key(f"Soak company {n}") for n in range(COMPANIES)]
+        companies = [stack.company(f"Soak company {n}") for n in range(COMPANIES)]
+        keys = [key for key, _ in companies]
         hostile = hostile_files()
         warm_up = _warm_pipeline(stack, keys[0])
         start_up = time.time() - started
@@ -135,19 +138,27 @@ def soak(mode: str, load_seconds: float, keep: bool = False) -> dict[str, Any]:
         (work / "clients").mkdir()
         load = Load(stack.api_url, keys, work / "clients")
         exits.callback(load.finish)
+        mail = MailLoad(stack.mail_port, [address for _, address in companies])
         faults = Faults(stack, load, hostile, load_seconds, postgres, seaweed)
         load_started = time.time()
         load.start()
+        mail.start()
         faults.start(load_started)
         time.sleep(load_seconds)
         faults.join()  # an outage in progress ends before the load stops
         load.finish()
+        mail.finish()
         load_took = time.time() - load_started
         engine = make_engine(database_url)
         record = ClientRecord.read(work / "clients")
+        # The mail's batches are waited for and checked like the API's batches.
+        mailed = mail_batches(engine, mail)
+        record.batches |= {batch for batches in mailed.values() for batch in batches}
         settled = settle(engine, record, SETTLE_STALL_SECONDS, _settle_limit(load_seconds))
         result = verdict(engine, record, load_took)
         result["violations"] += [v for fault in faults.done for v in fault.get("violations", [])]
+        result["mail"] = mail_verdict(mail, mailed)
+        result["violations"] += result["mail"]["violations"]
         engine.dispose()
         sampler.stop()
         return {

@@ -26,6 +26,7 @@ SCHEDULE = (
     (0.22, "hostile_requests"),
     (0.28, "restart_postgres"),
     (0.36, "stop_s3"),
+    (0.45, "kill_mail_server"),
     (0.55, "kill_readers"),
     (0.62, "kill_flow_runs"),
     # Last: a Prefect outage ends the `serve-queue` run, and a new one takes a while.
@@ -70,6 +71,7 @@ class Faults:
             "kill_flow_runs": self.kill_flow_runs,
             "restart_postgres": self.restart_postgres,
             "stop_s3": self.stop_s3,
+            "kill_mail_server": self.kill_mail_server,
             "stop_prefect_server": self.stop_prefect_server,
         }
         for fraction, name in SCHEDULE:
@@ -132,6 +134,11 @@ class Faults:
             return {"skipped": "embedded mode: local object directory, no S3 server"}
         self.seaweed.outage(seconds)
         return {"outage_s": seconds, "how": "SIGKILL weed, same ports and data dir after"}
+
+    def kill_mail_server(self) -> dict[str, Any]:
+        seconds = min(10.0, outage_seconds(self.load_seconds))
+        self.stack.kill_mail_server(seconds)
+        return {"down_s": seconds, "how": "SIGKILL docintake mail, same port after"}
 
     def stop_prefect_server(self) -> dict[str, Any]:
         seconds = outage_seconds(self.load_seconds)

@@ -6,6 +6,7 @@ import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -76,7 +77,7 @@ class Stack:
     ):
         self.work = work
         self.processes: list[subprocess.Popen[bytes]] = []
-        prefect_port, api_port = free_port(), free_port()
+        prefect_port, api_port, self.mail_port = free_port(), free_port(), free_port()
         self.prefect_url = f"http://127.0.0.1:{prefect_port}/api"
         self.api_url = f"http://127.0.0.1:{api_port}"
         self.env = {
@@ -90,6 +91,7 @@ class Stack:
             "DOCINTAKE_DATABASE_URL": database_url,
             "DOCINTAKE_RATE_LIMIT_PER_SECOND": "100000",
             "DOCINTAKE_RATE_LIMIT_BURST": "100000",
+            "DOCINTAKE_MAIL_PORT": str(self.mail_port),
             **prefect_server_settings(),
             **(extra_env or {}),
         }
@@ -106,6 +108,7 @@ class Stack:
             # start (timeout_worker_healthcheck), again and again.
             _wait_http(self.api_url + "/healthz", 300, self.api)
             _wait_http(self.prefect_url + "/health", 120, self.prefect)
+            self.mail = self.start_mail_server()
             self._start_pipeline()
         except BaseException:
             self.stop()
@@ -128,6 +131,32 @@ class Stack:
             ],
             "prefect-server.log",
         )
+
+    def start_mail_server(self) -> subprocess.Popen[bytes]:
+        """`docintake mail` (e-mail intake over SMTP) on its port, answering."""
+        process = self._spawn([sys.executable, "-m", "api.cli", "mail"], "mail.log")
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise RuntimeError(f"docintake mail exited with {process.returncode}")
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", self.mail_port), timeout=2) as sock,
+            ):
+                if sock.recv(4).startswith(b"220"):
+                    return process
+            time.sleep(0.5)
+        raise RuntimeError("docintake mail did not answer in 120 s")
+
+    def kill_mail_server(self, down_seconds: float) -> None:
+        """SIGKILL `docintake mail` (a conversation may be cut after the message was
+        stored), leave it down, start it again on the same port."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.mail.pid, signal.SIGKILL)
+        self.mail.wait()
+        self.processes.remove(self.mail)
+        time.sleep(down_seconds)
+        self.mail = self.start_mail_server()
 
     def restart_prefect_server(self, outage_seconds: float) -> None:
         """Stop the Prefect server, leave it down for `outage_seconds`, start it again on
@@ -182,8 +211,13 @@ class Stack:
         return process
 
     def company_key(self, name: str) -> str:
+        return self.company(name)[0]
+
+    def company(self, name: str) -> tuple[str, str]:
+        """A new company's API key and intake address."""
         out = self._run("company", "create", "--name", name, "--json")
-        return str(json.loads(out.strip().splitlines()[-1])["apiKey"])
+        created = json.loads(out.strip().splitlines()[-1])
+        return str(created["apiKey"]), str(created["intakeAddress"])
 
     def stop(self) -> None:
         # Whole process groups; flow runs are in sessions of their own (the Prefect

@@ -45,10 +45,10 @@ from processors.archive import (
     read_member,
 )
 from processors.base import FailureCode
-from processors.email_message import MessageHead
+from processors.email_message import MessageHead, dmarc_failed
 from storage.errors import ServiceUnavailable
 from storage.mail_intake import SOURCE_EMAIL
-from storage.models import Batch, Upload
+from storage.models import Batch, Company, Upload
 from storage.objectstore import ObjectMissing, ObjectStore
 from storage.repositories import uploads as upload_repo
 from storage.repositories import work as work_repo
@@ -302,6 +302,30 @@ def _give_back(env: WorkerEnv, batch: BatchInfo, why: str) -> ServiceUnavailable
     return ServiceUnavailable(f"batch {batch.id}: {why}")
 
 
+DMARC_FAILED = "dmarc_failed"
+
+
+def _refused_by_dmarc(env: WorkerEnv, batch: BatchInfo, head: MessageHead) -> bool:
+    """A message that failed DMARC, for a company that refuses such mail: its batch
+    fails (error code dmarc_failed) with its sender and subject recorded, nothing kept."""
+    if not dmarc_failed(head.authentication_results):
+        return False
+    with env.db.session() as session:
+        company = session.get(Company, batch.company_id)
+        refuses = company is not None and company.refuse_dmarc_fail
+        if refuses:
+            work_repo.record_message_head(session, batch.id, head)
+            session.commit()
+    if not refuses:
+        return False
+    message = (
+        "The message failed DMARC (its Authentication-Results say dmarc=fail) and the"
+        " company refuses such mail; nothing of it was read."
+    )
+    _fail_batch(env, batch, DMARC_FAILED, message)
+    return True
+
+
 def unpack(env: WorkerEnv, batch: BatchInfo) -> int:
     """Create one upload per document in the archive; returns how many were created."""
     if batch.unpack_state != UnpackState.PENDING:
@@ -317,6 +341,8 @@ def unpack(env: WorkerEnv, batch: BatchInfo) -> int:
     if report.rejected is not None:
         log.warning("batch %s refused while unpacking: %s", batch.id, report.rejected.message)
         _fail_batch(env, batch, report.rejected.problem.value, report.rejected.message)
+        return 0
+    if report.head is not None and _refused_by_dmarc(env, batch, report.head):
         return 0
     with env.db.session() as session:
         if work_repo.pending_batch(session, batch.id) is None:

@@ -7,10 +7,12 @@ over 1 MiB, more than 1,000,000 lines (below), or more than 100 multipart or
 message/rfc822 sections (each nests the parser one level deeper: 1,000 of them cost it
 1.5 s and end in RecursionError) refuse the whole message. Attachments:
 - a part with a file name or `attachment` disposition is an attachment; text parts
-  without either are the body, inline images without a name are logos: both skipped;
+  without either are the body (skipped); inline images without a name are logos
+  (skipped) below INLINE_IMAGE_MIN_BYTES, documents from it on;
+- winmail.dat (TNEF) is opened into the files it carries (processors/tnef.py);
 - ZIP attachments are flagged for unpacking with the archive limits (processors/archive.py);
 - an attached message (message/rfc822) is opened one level deep; one inside it is a
-  failed attachment; so are winmail.dat (TNEF, not read yet) and damaged base64;
+  failed attachment; so is damaged base64;
 - names are labels: a path in them is cut to its last part, RFC 2231 and encoded words
   are decoded, an unknown charset falls back to replacement characters.
 """
@@ -29,6 +31,7 @@ from email.parser import BytesParser
 from email.policy import compat32
 
 from processors.archive import ArchiveProblem, ArchiveRejected, safe_label
+from processors.tnef import read_tnef
 
 MAX_HEADER_BYTES = 1024 * 1024
 MAX_SECTIONS = 100
@@ -37,6 +40,11 @@ MAX_SECTIONS = 100
 # of base64 (76-character lines) has 660,000 lines; 1,000,000 lines parse in 2.4 s.
 MAX_LINES = 1_000_000
 MAX_HEADER_TEXT = 1024
+# An inline image (no name, no attachment disposition) this large is taken as a document
+# (a photographed or scanned invoice pasted into the mail); smaller ones are logos and
+# signature pictures, skipped. Logos and signature images measure 2-60 KB; a phone photo
+# or a scanned A4 page as JPEG starts around 150 KB (docs/email.md).
+INLINE_IMAGE_MIN_BYTES = 100 * 1024
 _HEADER_END = re.compile(rb"\r?\n\r?\n")
 _SECTION = re.compile(rb"content-type:\s*(?:multipart|message)/", re.IGNORECASE)
 _ZIP_TYPES = frozenset({"application/zip", "application/x-zip-compressed", "application/x-zip"})
@@ -47,7 +55,6 @@ _BASE64_DEFECTS = (
     errors.InvalidBase64LengthDefect,
 )
 NESTED_MESSAGE = "an attached message inside an attached message is not read (one level only)"
-TNEF = "winmail.dat (TNEF) attachments are not read yet"
 DAMAGED_BASE64 = "the attachment's base64 encoding is damaged"
 
 
@@ -127,6 +134,37 @@ def delivery_digest(raw: bytes) -> str:
     return digest.hexdigest()
 
 
+_DMARC_FAIL = re.compile(r"(?:^|[\s;])dmarc\s*=\s*fail\b", re.IGNORECASE)
+
+
+def dmarc_failed(authentication_results: str | None) -> bool:
+    """Whether an Authentication-Results value (RFC 8601) gives the verdict dmarc=fail."""
+    return authentication_results is not None and bool(_DMARC_FAIL.search(authentication_results))
+
+
+def first_field(raw: bytes, name: bytes) -> str | None:
+    """The first header field of that name, unfolded, as text; a line scan of the header
+    section (at most 1 MiB), not a parse: the SMTP server runs it. The first
+    Authentication-Results is the one the nearest MTA (ours, in front) added."""
+    end = _HEADER_END.search(raw, 0, MAX_HEADER_BYTES)
+    if end is None:
+        return None
+    value: list[bytes] | None = None
+    for line in raw[: end.start()].splitlines():
+        if line[:1] in (b" ", b"\t"):
+            if value is not None:
+                value.append(line.strip())
+            continue
+        if value is not None:
+            break
+        field = _FIELD_NAME.match(line)
+        if field is not None and field.group(1).lower() == name:
+            value = [line[field.end() :].strip()]
+    if value is None:
+        return None
+    return header_text(b" ".join(value).decode("utf-8", "replace"))
+
+
 def header_text(value: object) -> str | None:
     """A header as clean text: encoded words decoded, unknown charsets and stray 8-bit
     bytes replaced, control characters dropped, at most MAX_HEADER_TEXT characters."""
@@ -152,35 +190,62 @@ def _decode(piece: bytes, charset: str | None) -> str:
         return piece.decode("utf-8", "replace")
 
 
+def _label(raw_name: str | None, position: int) -> str:
+    name = (header_text(raw_name) or "").replace("\\", "/").split("/")[-1].strip().lstrip(".")
+    return safe_label(name or f"attachment-{position + 1}")
+
+
 def attachment_name(part: Message, position: int) -> str:
     try:
         raw_name = part.get_filename()
     except (LookupError, ValueError, errors.HeaderParseError):
         raw_name = None
-    name = (header_text(raw_name) or "").replace("\\", "/").split("/")[-1].strip().lstrip(".")
-    return safe_label(name or f"attachment-{position + 1}")
+    return _label(raw_name, position)
 
 
-def _is_body_or_logo(part: Message, has_name: bool) -> bool:
+def _is_body(part: Message, has_name: bool) -> bool:
     if has_name or part.get_content_disposition() == "attachment":
         return False
-    return part.get_content_maintype() in ("text", "image")
+    return part.get_content_maintype() == "text"
 
 
-def _leaf(part: Message, position: int) -> Attachment | None:
-    has_name = part.get_filename() is not None
-    if _is_body_or_logo(part, has_name):
-        return None
-    name, content_type = attachment_name(part, position), part.get_content_type()
-    if content_type in _TNEF_TYPES or name.lower() == "winmail.dat":
-        return Attachment(name, b"", problem=TNEF)
+def _is_inline_image(part: Message, has_name: bool) -> bool:
+    if has_name or part.get_content_disposition() == "attachment":
+        return False
+    return part.get_content_maintype() == "image"
+
+
+def _payload(part: Message) -> bytes:
     payload = part.get_payload(decode=True)
-    if not isinstance(payload, bytes):
-        payload = b""
+    return payload if isinstance(payload, bytes) else b""
+
+
+def _unpacked_tnef(name: str, payload: bytes, seen: itertools.count[int]) -> Iterator[Attachment]:
+    """The files of a winmail.dat; one failed attachment if it cannot be read."""
+    found = read_tnef(payload)
+    if found.problem is not None:
+        yield Attachment(name, b"", problem=found.problem)
+        return
+    for inner_name, data in found.files:
+        label = _label(inner_name, next(seen))
+        yield Attachment(label, data, is_archive=label.lower().endswith(".zip"))
+
+
+def _leaves(part: Message, position: int, seen: itertools.count[int]) -> Iterator[Attachment]:
+    has_name = part.get_filename() is not None
+    if _is_body(part, has_name):
+        return
+    payload = _payload(part)
+    if _is_inline_image(part, has_name) and len(payload) < INLINE_IMAGE_MIN_BYTES:
+        return  # a logo or a signature's picture
+    name, content_type = attachment_name(part, position), part.get_content_type()
     if any(isinstance(defect, _BASE64_DEFECTS) for defect in part.defects):
-        return Attachment(name, b"", problem=DAMAGED_BASE64)
-    is_archive = content_type in _ZIP_TYPES or name.lower().endswith(".zip")
-    return Attachment(name, payload, is_archive=is_archive)
+        yield Attachment(name, b"", problem=DAMAGED_BASE64)
+    elif content_type in _TNEF_TYPES or name.lower() == "winmail.dat":
+        yield from _unpacked_tnef(name, payload, seen)
+    else:
+        is_archive = content_type in _ZIP_TYPES or name.lower().endswith(".zip")
+        yield Attachment(name, payload, is_archive=is_archive)
 
 
 def _attachments(part: Message, nested: bool, seen: itertools.count[int]) -> Iterator[Attachment]:
@@ -196,9 +261,7 @@ def _attachments(part: Message, nested: bool, seen: itertools.count[int]) -> Ite
             if isinstance(child, Message):
                 yield from _attachments(child, nested, seen)
         return
-    attachment = _leaf(part, next(seen))
-    if attachment is not None:
-        yield attachment
+    yield from _leaves(part, next(seen), seen)
 
 
 def read_message(raw: bytes, max_attachments: int) -> ReadMessage:

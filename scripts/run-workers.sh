@@ -13,7 +13,7 @@ export PREFECT_WORKER_QUERY_SECONDS="${PREFECT_WORKER_QUERY_SECONDS:-3}"
 
 $BIN/prefect --no-prompt work-pool create docintake --type process --overwrite >/dev/null
 $BIN/prefect --no-prompt deploy --all >/dev/null
-echo "Prefect deployments registered on work pool 'docintake' (serve-queue, export-status-tables every 5 min, purge-deleted-uploads every hour, process-batch, process-uploads)"
+echo "Prefect deployments registered on work pool 'docintake' (serve-queue, export-status-tables every 5 min, purge-deleted-uploads every hour, poll-mailboxes every minute, process-batch, process-uploads)"
 
 pids=()
 descendants() {

@@ -10,8 +10,11 @@ the MTAs add) answers with the first batch, race-safe.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+
+from sqlalchemy.orm import Session
 
 from processors.email_message import delivery_digest
 from storage.db import Database
@@ -50,8 +53,21 @@ def _store(store: ObjectStore, raw: bytes) -> StoredFile:
     return StoredFile(object_key=key, sha256=delivery_digest(raw), size_bytes=len(raw))
 
 
-def accept_message(db: Database, store: ObjectStore, arrival: Arrival, raw: bytes) -> Accepted:
-    """Store the message and claim its batch; a repeat answers with the first batch."""
+class NotTaken(Exception):
+    """Raised by a `record` hook: the message is someone else's to take (another IMAP
+    poller recorded it first); nothing of it is kept."""
+
+
+def accept_message(
+    db: Database,
+    store: ObjectStore,
+    arrival: Arrival,
+    raw: bytes,
+    record: Callable[[Session, uuid.UUID], None] | None = None,
+) -> Accepted:
+    """Store the message and claim its batch; a repeat answers with the first batch.
+    `record` runs in the batch's transaction (the IMAP poller notes the message's UID
+    there, so the batch and the note commit together or not at all)."""
     stored = _store(store, raw)
     assert stored.object_key is not None
     request = IntakeRequest(
@@ -69,6 +85,8 @@ def accept_message(db: Database, store: ObjectStore, arrival: Arrival, raw: byte
                 batch.source_type = SOURCE_EMAIL
                 batch.mail_from = arrival.envelope_from[:1024] or None
                 batch.received_at = arrival.received_at
+            if record is not None:
+                record(session, batch.id)
             session.commit()
             accepted = Accepted(batch.id, claim.replayed)
     except BaseException:

@@ -20,6 +20,7 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     Uuid,
+    false,
     text,
 )
 from sqlalchemy.engine import Dialect
@@ -93,6 +94,8 @@ class Company(Base):
     # (storage/repositories/work.py, `wait_for_the_store`).
     store_wait_until: Mapped[datetime | None] = mapped_column()
     store_wait_seconds: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
+    # E-mail intake refuses mail whose Authentication-Results say dmarc=fail (docs/email.md).
+    refuse_dmarc_fail: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class ApiKey(Base):
@@ -391,6 +394,7 @@ class TransactionConfirmation(Base):
 from storage import (  # noqa: E402, F401
     bank_account_models,
     datev_models,
+    imap_models,
     payment_match_models,
     webhook_models,
 )

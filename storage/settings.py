@@ -132,6 +132,9 @@ class Settings(BaseSettings):
     mail_host: str = "127.0.0.1"
     mail_port: int = Field(default=2525, gt=0, lt=65536)
     max_message_bytes: int = Field(default=50 * MIB, gt=0)
+    # IMAP polling (docs/email.md): a CA file trusted besides the system's for companies'
+    # IMAP servers (a company CA; the tests' Dovecot). Empty: the system's CAs only.
+    imap_ca_file: str = ""
 
     @property
     def max_request_bytes(self) -> int:

@@ -22,6 +22,7 @@ from api.web import (
     bank_account_pages,
     batches,
     datev_pages,
+    imap_pages,
     inbox,
     language,
     login,
@@ -52,6 +53,7 @@ def web_router() -> APIRouter:
     router.include_router(webhook_pages.router)
     router.include_router(datev_pages.router)
     router.include_router(mail_pages.router)
+    router.include_router(imap_pages.router)
     router.include_router(results.router)
     router.include_router(bank_account_pages.router)
     router.include_router(payment_pages.router)

@@ -9,7 +9,7 @@ from api.body_limits import BodyKind, body_limit
 from api.deps import ServicesDep
 from api.web.auth import CsrfUser, CurrentUser
 from api.web.render import render
-from storage.models import utcnow
+from storage.models import Company, utcnow
 from storage.repositories import mail_addresses
 
 router = APIRouter(include_in_schema=False)
@@ -22,6 +22,8 @@ def email_page(request: Request, user: CurrentUser, services: ServicesDep) -> HT
     with services.db.session() as session:
         token = mail_addresses.current_token(session, user.company_id, box)
         retiring = mail_addresses.retiring_until(session, user.company_id, utcnow())
+        company = session.get(Company, user.company_id)
+        refuse_dmarc_fail = company is not None and company.refuse_dmarc_fail
         session.commit()  # a company made before e-mail intake gets its first token here
     address = mail_addresses.intake_address(token, services.settings)
     local_part, domain = address.split("@")
@@ -38,6 +40,8 @@ def email_page(request: Request, user: CurrentUser, services: ServicesDep) -> HT
         },
         retiring=retiring,
         rotated=request.query_params.get("rotated") == "1",
+        refuse_dmarc_fail=refuse_dmarc_fail,
+        dmarc_saved=request.query_params.get("dmarc") == "1",
     )
 
 
