@@ -20,8 +20,10 @@ from api.web.labels import RESULT_TYPE_LABELS
 from api.web.paging import decode_cursor, encode_cursor
 from api.web.render import render
 from api.web.result_views import result_path
+from api.web.summary_views import Glance, glance
 from processors.base import DocumentType, ResultType
 from storage.repositories import batches as batch_repo
+from storage.repositories.result_glances import result_glances
 from storage.repositories.upload_views import InboxFilter, PageCursor, UploadView, inbox_page
 from storage.states import UploadStatus
 
@@ -155,6 +157,15 @@ def result_links(rows: Sequence[UploadView]) -> dict[uuid.UUID, ResultLink]:
     return links
 
 
+def glances(
+    session: Session, company_id: uuid.UUID, rows: Sequence[UploadView]
+) -> dict[uuid.UUID, Glance]:
+    """What each completed row's result says at a glance: one query for the page."""
+    types = {row.result_id: row.result_type for row in rows if row.result_id and row.result_type}
+    picked = result_glances(session, company_id, list(types))
+    return {key: glance(types[key], values) for key, values in picked.items()}
+
+
 @router.get("/app/uploads", response_class=HTMLResponse)
 @body_limit(BodyKind.NONE)
 def inbox(request: Request, user: CurrentUser, services: ServicesDep) -> HTMLResponse:
@@ -165,6 +176,7 @@ def inbox(request: Request, user: CurrentUser, services: ServicesDep) -> HTMLRes
         batch_names = batch_repo.file_names(
             session, user.company_id, {row.batch_id for row in page.rows if row.batch_id}
         )
+        glances_of_page = glances(session, user.company_id, page.rows)
     return render(
         request,
         "uploads.html",
@@ -176,5 +188,6 @@ def inbox(request: Request, user: CurrentUser, services: ServicesDep) -> HTMLRes
         document_types=[t.value for t in DocumentType],
         result_links=result_links(page.rows),
         batch_names=batch_names,
+        glances=glances_of_page,
         first_page_url=_page_url(query.raw),
     )
