@@ -30,7 +30,7 @@ from storage.states import UploadStatus
 router = APIRouter(include_in_schema=False)
 
 PAGE_SIZE = 50
-FILTER_PARAMS = ("status", "type", "batch", "from", "to")
+FILTER_PARAMS = ("status", "type", "read", "batch", "from", "to")
 
 
 @dataclass
@@ -49,6 +49,8 @@ def parse_filters(params: dict[str, str]) -> InboxQuery:
     status = _choice(raw["status"], {s.value for s in UploadStatus}, unknown_status, problems)
     unknown_type = N_("Unknown document type '%(value)s' is ignored.")
     doc_type = _choice(raw["type"], {t.value for t in DocumentType}, unknown_type, problems)
+    unknown_read = N_("Unknown kind of result '%(value)s' is ignored.")
+    read_as = _choice(raw["read"], {t.value for t in ResultType}, unknown_read, problems)
     batch_id = _uuid(raw["batch"], problems)
     not_a_day = N_("From date '%(value)s' is not a date (YYYY-MM-DD); it is ignored.")
     created_from = _day(raw["from"], not_a_day, problems)
@@ -58,6 +60,7 @@ def parse_filters(params: dict[str, str]) -> InboxQuery:
         status=status,
         document_type=doc_type,
         batch_id=batch_id,
+        result_type=read_as,
         created_from=_midnight(created_from) if created_from else None,
         created_before=_midnight(created_to + timedelta(days=1)) if created_to else None,
     )
@@ -186,6 +189,7 @@ def inbox(request: Request, user: CurrentUser, services: ServicesDep) -> HTMLRes
         query=query,
         statuses=[s.value for s in UploadStatus],
         document_types=[t.value for t in DocumentType],
+        read_as={t.value: label for t, label in RESULT_TYPE_LABELS.items()},
         result_links=result_links(page.rows),
         batch_names=batch_names,
         glances=glances_of_page,

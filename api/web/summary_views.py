@@ -231,7 +231,7 @@ class Glance:
 
 def glance(result_type: str, values: Mapping[str, Any]) -> Glance:
     """From the values storage.repositories.result_glances picks out of a result."""
-    if result_type == "invoice":
+    if result_type == "invoice" and values.get("direction") is not None:
         issued = values.get("direction") == DocumentType.CUSTOMER_INVOICE
         signs = InvoiceSigns(
             valid=_flag(values.get("validation.valid")),

@@ -26,7 +26,8 @@ from tests.web.results_helpers import (
     send_and_read,
     stored_result,
 )
-from tests.web.support import Account, log_in, make_account
+from tests.web.support import Account, log_in, make_account, seed_upload
+from tests.web.test_inbox import listed
 
 LANGUAGES = ("de", "en")
 
@@ -261,3 +262,36 @@ def test_the_inbox_shows_what_was_read(
     assert shown["amount"] == format_money(st["closingBalance"], st["currency"], language)
     expected = {True: "Reconciled", False: "Not reconciled", None: "Not checked"}
     assert shown["verdict"] == _t(language, expected[statement["reconciled"]])
+
+
+def test_the_inbox_filters_by_what_a_document_was_read_as(
+    web_client: TestClient, database: Database, account: Account
+) -> None:
+    company = account.company_id
+    invoice = seed_upload(database, company, status="completed", result_type="invoice")
+    statement = seed_upload(database, company, status="completed", result_type="bank_statement")
+    document = seed_upload(database, company, status="completed", result_type="other_document")
+    seed_upload(database, company, status="failed", document_type="supplier_invoice")
+
+    assert listed(web_client.get("/app/uploads?read=invoice").text) == [invoice]
+    assert listed(web_client.get("/app/uploads?read=bank_statement").text) == [statement]
+    assert listed(web_client.get("/app/uploads?read=other_document").text) == [document]
+    both = web_client.get("/app/uploads?read=invoice&type=auto").text
+    assert listed(both) == [invoice]
+    refused = web_client.get("/app/uploads?read=letter")
+    assert refused.status_code == 200 and len(listed(refused.text)) == 4
+    assert "Unknown kind of result &#39;letter&#39; is ignored." in refused.text
+    # A result whose data says nothing is judged by nobody: no verdict in its row.
+    page: Any = html.fromstring(web_client.get("/app/uploads?read=invoice").text)
+    assert page.xpath('string(//td[@class="glance-verdict"])').strip() == ""
+
+
+def test_long_strings_wrap_inside_the_inbox_cells(
+    web_client: TestClient, database: Database, account: Account
+) -> None:
+    long_name = "urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0" * 4
+    seed_upload(database, account.company_id, file_name=long_name + ".xml")
+    page: Any = html.fromstring(web_client.get("/app/uploads").text)
+    assert page.xpath('//table[@class="uploads"]')
+    stylesheet = web_client.get("/app/static/app.css").text
+    assert ".uploads td, .uploads th { overflow-wrap: anywhere; }" in stylesheet
