@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse
 from api.body_limits import BodyKind, body_limit
 from api.deps import ServicesDep
 from api.web.auth import CurrentUser
-from api.web.inbox import result_links
+from api.web.inbox import glances, result_links
 from api.web.paging import decode_cursor, encode_cursor, parse_id
 from api.web.render import not_found_page, render
 from storage.models import Batch
@@ -70,6 +70,7 @@ def batch_page(
         if batch is None:
             return not_found_page(request, user)
         rows = batch_views(session, batch.id)
+        glances_of_batch = glances(session, user.company_id, rows)
     counts = status_counts(row.status for row in rows)
     status = derive_batch_status(UnpackState(batch.unpack_state), counts)
     return render(
@@ -82,5 +83,6 @@ def batch_page(
         counts=counts,
         rows=rows,
         result_links=result_links(rows),
+        glances=glances_of_batch,
         refresh_seconds=REFRESH_SECONDS if status is BatchStatus.PROCESSING else None,
     )

@@ -20,15 +20,17 @@ from api.web.labels import RESULT_TYPE_LABELS
 from api.web.paging import decode_cursor, encode_cursor
 from api.web.render import render
 from api.web.result_views import result_path
+from api.web.summary_views import Glance, glance
 from processors.base import DocumentType, ResultType
 from storage.repositories import batches as batch_repo
+from storage.repositories.result_glances import result_glances
 from storage.repositories.upload_views import InboxFilter, PageCursor, UploadView, inbox_page
 from storage.states import UploadStatus
 
 router = APIRouter(include_in_schema=False)
 
 PAGE_SIZE = 50
-FILTER_PARAMS = ("status", "type", "batch", "from", "to")
+FILTER_PARAMS = ("status", "type", "read", "batch", "from", "to")
 
 
 @dataclass
@@ -47,6 +49,8 @@ def parse_filters(params: dict[str, str]) -> InboxQuery:
     status = _choice(raw["status"], {s.value for s in UploadStatus}, unknown_status, problems)
     unknown_type = N_("Unknown document type '%(value)s' is ignored.")
     doc_type = _choice(raw["type"], {t.value for t in DocumentType}, unknown_type, problems)
+    unknown_read = N_("Unknown kind of result '%(value)s' is ignored.")
+    read_as = _choice(raw["read"], {t.value for t in ResultType}, unknown_read, problems)
     batch_id = _uuid(raw["batch"], problems)
     not_a_day = N_("From date '%(value)s' is not a date (YYYY-MM-DD); it is ignored.")
     created_from = _day(raw["from"], not_a_day, problems)
@@ -56,6 +60,7 @@ def parse_filters(params: dict[str, str]) -> InboxQuery:
         status=status,
         document_type=doc_type,
         batch_id=batch_id,
+        result_type=read_as,
         created_from=_midnight(created_from) if created_from else None,
         created_before=_midnight(created_to + timedelta(days=1)) if created_to else None,
     )
@@ -155,6 +160,15 @@ def result_links(rows: Sequence[UploadView]) -> dict[uuid.UUID, ResultLink]:
     return links
 
 
+def glances(
+    session: Session, company_id: uuid.UUID, rows: Sequence[UploadView]
+) -> dict[uuid.UUID, Glance]:
+    """What each completed row's result says at a glance: one query for the page."""
+    types = {row.result_id: row.result_type for row in rows if row.result_id and row.result_type}
+    picked = result_glances(session, company_id, list(types))
+    return {key: glance(types[key], values) for key, values in picked.items()}
+
+
 @router.get("/app/uploads", response_class=HTMLResponse)
 @body_limit(BodyKind.NONE)
 def inbox(request: Request, user: CurrentUser, services: ServicesDep) -> HTMLResponse:
@@ -165,6 +179,7 @@ def inbox(request: Request, user: CurrentUser, services: ServicesDep) -> HTMLRes
         batch_names = batch_repo.file_names(
             session, user.company_id, {row.batch_id for row in page.rows if row.batch_id}
         )
+        glances_of_page = glances(session, user.company_id, page.rows)
     return render(
         request,
         "uploads.html",
@@ -174,7 +189,9 @@ def inbox(request: Request, user: CurrentUser, services: ServicesDep) -> HTMLRes
         query=query,
         statuses=[s.value for s in UploadStatus],
         document_types=[t.value for t in DocumentType],
+        read_as={t.value: label for t, label in RESULT_TYPE_LABELS.items()},
         result_links=result_links(page.rows),
         batch_names=batch_names,
+        glances=glances_of_page,
         first_page_url=_page_url(query.raw),
     )

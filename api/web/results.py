@@ -27,9 +27,17 @@ from api.web.payment_views import invoice_payment_status, statement_matches
 from api.web.render import error_page, not_found_page, render
 from api.web.result_views import document_view, result_header, upload_view
 from api.web.statement_views import payment_file_view, statement_view
+from api.web.summary_views import (
+    document_summary,
+    invoice_summary,
+    payment_file_debtor,
+    payment_file_summary,
+    statement_summary,
+)
 from processors.json_fields import ResultShapeError
 from processors.results import BankStatementResult, InvoiceResult, PaymentFile
 from processors.results.other_document import other_document_from_dict
+from processors.results.payment_file import PaymentKind
 from storage.errors import ValidationFailed
 from storage.models import Result, Upload
 from storage.repositories import results as result_repo
@@ -130,6 +138,7 @@ def invoice_page(
             services.page_renderer.warm_up_soon()
         return {
             "invoice": invoice_view(read, duplicates),
+            "summary": invoice_summary(read, len(duplicates)),
             "evidence": evidence,
             "tax_ids": tax_id_views(read),
             "content_check": content_check_view(read),
@@ -185,7 +194,7 @@ def document_page(
     def build(_: Session, result: Result) -> dict[str, Any]:
         view = document_view(other_document_from_dict(result.data))
         embedded = payment_file_view(view.payment_file) if view.payment_file else None
-        return {"document": view, "payment_file": embedded}
+        return {"document": view, "payment_file": embedded, "summary": document_summary(view)}
 
     return _result_page(
         request, user, services, result_id, "other_document", "results/document.html", build
@@ -198,7 +207,10 @@ def payment_file_page(
     request: Request, result_id: str, user: CurrentUser, services: ServicesDep
 ) -> Response:
     def build(_: Session, result: Result) -> dict[str, Any]:
-        return {"payment_file": payment_file_view(PaymentFile.from_dict(result.data))}
+        read = PaymentFile.from_dict(result.data)
+        view = payment_file_view(read)
+        debtor = payment_file_debtor(view, read.kind is PaymentKind.DIRECT_DEBIT)
+        return {"payment_file": view, "summary": payment_file_summary(view, debtor)}
 
     return _result_page(
         request, user, services, result_id, "payment_file", "results/payment_file.html", build
@@ -218,10 +230,10 @@ def bank_import_page(
         emails = web_results.user_emails(
             session, (c.confirmed_by for c in confirmations.values() if c.confirmed_by)
         )
+        view = statement_view(BankStatementResult.from_dict(result.data), confirmations, emails)
         return {
-            "statement": statement_view(
-                BankStatementResult.from_dict(result.data), confirmations, emails
-            ),
+            "statement": view,
+            "summary": statement_summary(view),
             "confirmed_now": confirmed_now,
             "matches": statement_matches(session, result.id),
         }

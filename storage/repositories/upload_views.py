@@ -212,6 +212,8 @@ class InboxFilter:
     document_type: str | None = None
     batch_id: uuid.UUID | None = None
     created_from: datetime | None = None  # inclusive
+    # What a completed upload was read as (its result's type), not the type it was sent as.
+    result_type: str | None = None
     created_before: datetime | None = None  # exclusive
 
 
@@ -244,6 +246,12 @@ def inbox_page(
         statement = statement.where(Upload.status == filters.status)
     if filters.document_type:
         statement = statement.where(Upload.document_type == filters.document_type)
+    if filters.result_type:
+        # Each candidate's result is found by its primary key while walking the
+        # company's uploads newest first; the join makes it an inner one.
+        statement = statement.where(
+            Upload.status == UploadStatus.COMPLETED, Result.type == filters.result_type
+        )
     if filters.created_from:
         statement = statement.where(Upload.created_at >= filters.created_from)
     if filters.created_before:
