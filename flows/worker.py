@@ -25,7 +25,7 @@ from pathlib import Path
 from prefect import flow, get_run_logger, tags
 
 from flows import runtime
-from flows.export import export_status_tables
+from flows.export import export_when_changed
 from flows.pipeline import process_batch, process_uploads, unpacking_ahead
 from flows.prefect_tls import share_tls_contexts
 from flows.turns import BATCH_LOOPS
@@ -130,6 +130,7 @@ class Worker:
         self.last_busy = time.monotonic()
         self.wakeups = {SINGLE: Wakeup(), BATCH: Wakeup()}
         self.listener: WorkListener | None = None
+        self._tables_at = time.monotonic()
 
     def _news(self, kind: str) -> None:
         """Wake the loops that take this kind of work; all of them for a kind this
@@ -232,13 +233,24 @@ class Worker:
         return True
 
     def tables_step(self) -> bool:
-        """The status tables every DOCINTAKE_TABLES_EXPORT_INTERVAL_SECONDS, as a child
-        flow run (with Prefect 3.8 on SQLAlchemy 2.1 the deployment's schedule creates no
-        runs: see docs/tables.md)."""
-        self.stop.wait(self.env.settings.tables_export_interval_seconds)
+        """The status tables every DOCINTAKE_TABLES_EXPORT_INTERVAL_SECONDS while this
+        run serves the queue, counted from the start of the last export (docs/tables.md:
+        a batch is in the tables within 60 s of its end). A tick that finds nothing
+        changed starts no flow run."""
+        interval = self.env.settings.tables_export_interval_seconds
+        self.stop.wait(max(0.0, self._tables_at + interval - time.monotonic()))
         if not self.stop.is_set():
-            export_status_tables()
+            self._tables_at = time.monotonic()
+            export_when_changed(self.env)
         return True
+
+    def last_tables_export(self) -> None:
+        """A run that ends on its own exports what its last minute changed: the next
+        run may start only when new work comes."""
+        try:
+            export_when_changed(self.env)
+        except Exception:
+            log.warning("status tables not exported at the end of the run", exc_info=True)
 
     def _finished(
         self, started: float, idle_seconds: float | None, max_seconds: float | None
@@ -279,12 +291,13 @@ class Worker:
         ]
         if can_listen(self.env.db.engine):
             self.listener = WorkListener(self.env.db.engine, self._news).start()
-        started = time.monotonic()
+        started = self._tables_at = time.monotonic()
         for thread in threads:
             thread.start()
+        ended = False
         try:
             while any(thread.is_alive() for thread in threads):
-                if self._finished(started, idle_seconds, max_seconds):
+                if ended := self._finished(started, idle_seconds, max_seconds):
                     break
                 self.stop.wait(0.5)
         finally:
@@ -295,6 +308,8 @@ class Worker:
                 self.listener.stop()
             for thread in threads:
                 thread.join(timeout=30)
+        if ended and "tables" in loops:
+            self.last_tables_export()
 
 
 # A pipeline process is throughput work; the API on the same machine is latency work.

@@ -135,6 +135,8 @@ def settings(tmp_path: Path) -> Settings:
         max_archive_bytes=4 * 1024 * 1024,
         rate_limit_per_second=1000,
         rate_limit_burst=1000,
+        # Off, but in the tests of the pipeline runs' export (tests/flows/test_export.py).
+        tables_export_interval_seconds=0,
     )
 
 
