@@ -45,6 +45,9 @@ IDLE_POLL_SECONDS = 0.1
 ANNOUNCED_POLL_SECONDS = 1.0
 RECOVERY_EVERY_SECONDS = 5.0
 MAX_BACKOFF_SECONDS = 10.0
+# Logged by a `serve-queue` run once its reading processes are warm; `make run`
+# (scripts/run-stack.sh) waits for it in the Prefect worker's log before the API starts.
+READERS_WARM = "reading processes warm"
 
 
 def _guarded(
@@ -264,7 +267,9 @@ class Worker:
 
     def run(self, idle_seconds: float | None = None, max_seconds: float | None = None) -> None:
         """Run the loops until stopped, or until idle for `idle_seconds` / past
-        `max_seconds` (the `serve-queue` flow's bounds; `docintake worker` has none)."""
+        `max_seconds` (the `serve-queue` flow's bounds; `docintake worker` has none).
+        Every reading process is started and warm before the first claim: the first
+        document waits for no process start (tests/flows/test_warm_up.py)."""
         self.env.executor.warm_up()
         self.last_busy = time.monotonic()  # idle time counts from when the loops can claim
         # name -> (step, the wakeup of the kind of work it takes)
@@ -364,5 +369,14 @@ def serve_queue(label: str = "manual") -> None:
     share_tls_contexts()
     warn_without_ocr(settings.ocr_command)
     env = runtime.current()
-    get_run_logger().info("serving the queue as %s", env.owner)
+    logger = get_run_logger()
+    started = time.monotonic()
+    env.executor.warm_up()  # Worker.run would; here to say when (scripts/run-stack.sh waits)
+    logger.info(
+        "%s: %d in %.1f s",
+        READERS_WARM,
+        len(env.executor.reader_pids()),
+        time.monotonic() - started,
+    )
+    logger.info("serving the queue as %s", env.owner)
     Worker(env).run(settings.pipeline_run_idle_seconds, settings.pipeline_run_max_seconds)

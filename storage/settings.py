@@ -100,6 +100,9 @@ class Settings(BaseSettings):
     # run ends: idle that long, or at the latest after `pipeline_run_max_seconds`.
     pipeline_runs: int = Field(default=1, gt=0)
     pipeline_run_idle_seconds: float = Field(default=600.0, gt=0)
+    # The dispatcher starts one such run when it starts, before any work waits, so the
+    # first upload after a start finds the reading processes warm (docs/throughput.md).
+    pipeline_warm_at_start: bool = True
     pipeline_run_max_seconds: float = Field(default=3600.0, gt=0)
 
     # Web application: how long a sign-in lasts, and how many failed sign-ins per e-mail
