@@ -61,15 +61,21 @@ RECHECK_SECONDS = 5.0
 # work pool is taking runs: said loudly, once per run.
 LATE_AFTER = timedelta(seconds=60)
 UNFINISHED = [StateType.SCHEDULED, StateType.PENDING, StateType.RUNNING]
+# A `serve-queue` run tags itself so once its reading processes are warm: from then on
+# it claims waiting work within a second or two. A warm-up on a loaded machine can take
+# minutes (192 s at load 13 on 2 cores), and a run started before work arrived
+# (`warm_at_start`) is old before it is warm, so a run's age alone says little.
+WARM_TAG = "readers-warm"
 
 
 @dataclass(frozen=True)
 class DispatchPolicy:
     runs: int  # flow runs to keep going while work waits
-    # A running run has claimed waiting work within a second or two once warmed up; one
-    # that leaves work unclaimed, holding nothing, for `unserved_after` is presumed dead.
+    # A running run has claimed waiting work within a second or two once warmed up
+    # (WARM_TAG); one that leaves work unclaimed, holding nothing, for `unserved_after`
+    # is presumed dead. A run that never says it is warm is judged so after `warm_up`.
     unserved_after: timedelta = timedelta(seconds=30)
-    warm_up: timedelta = timedelta(seconds=60)
+    warm_up: timedelta = timedelta(minutes=10)
     # Start one run when the dispatcher starts, before work waits (settings:
     # pipeline_warm_at_start).
     warm_at_start: bool = False
@@ -159,7 +165,7 @@ class Dispatcher:
             for run in runs
             if run.state_type == StateType.RUNNING
             and run.start_time is not None
-            and now - run.start_time > self.policy.warm_up
+            and (WARM_TAG in run.tags or now - run.start_time > self.policy.warm_up)
         ]
         if held or not warm:
             self._unserved_since = None

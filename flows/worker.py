@@ -23,8 +23,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from prefect import flow, get_run_logger, tags
+from prefect.client.orchestration import get_client
+from prefect.context import FlowRunContext
 
 from flows import runtime
+from flows.dispatch import WARM_TAG
 from flows.export import export_when_changed
 from flows.pipeline import process_batch, process_uploads, unpacking_ahead
 from flows.prefect_tls import share_tls_contexts
@@ -355,6 +358,20 @@ def start(processes: int | None = None) -> Worker:
     return Worker(env)
 
 
+def _say_warm() -> None:
+    """Tag this flow run warm for the dispatcher (flows/dispatch.py, WARM_TAG): until then
+    it does not count a slow warm-up as a run that stopped serving."""
+    context = FlowRunContext.get()
+    run = context.flow_run if context is not None else None
+    if run is None:
+        return
+    try:
+        with get_client(sync_client=True) as client:
+            client.update_flow_run(run.id, tags=[*run.tags, WARM_TAG])
+    except Exception:  # the dispatcher then goes by the run's age, as before
+        log.warning("could not tag the run warm", exc_info=True)
+
+
 @flow(name="serve-queue", flow_run_name="serve-queue-{label}")
 def serve_queue(label: str = "manual") -> None:
     """A pipeline run started by the dispatcher through the `docintake` work pool: warm
@@ -378,5 +395,6 @@ def serve_queue(label: str = "manual") -> None:
         len(env.executor.reader_pids()),
         time.monotonic() - started,
     )
+    _say_warm()
     logger.info("serving the queue as %s", env.owner)
     Worker(env).run(settings.pipeline_run_idle_seconds, settings.pipeline_run_max_seconds)

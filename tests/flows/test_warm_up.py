@@ -11,16 +11,18 @@ import time
 from pathlib import Path
 
 import pytest
+from prefect.client.orchestration import get_client
+from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterName
 from sqlalchemy import func, select
 
-from flows.dispatch import Dispatcher, DispatchPolicy
+from flows.dispatch import WARM_TAG, Dispatcher, DispatchPolicy
 from flows.executor import DocumentExecutor
 from flows.work import WorkerEnv
 from flows.worker import READERS_WARM, Worker
 from processors.einvoice import rules
 from processors.einvoice.profiles import every_artefact
 from processors.sepa import compile_schemas
-from storage.models import Upload
+from storage.models import Upload, utcnow
 from storage.settings import Settings
 from tests.flows.processes import ROOT
 
@@ -73,6 +75,7 @@ def test_the_dispatcher_warms_a_run_before_work_arrives(
     dispatcher = Dispatcher(env.db, DispatchPolicy(runs=1, warm_at_start=True))
     thread = threading.Thread(target=dispatcher.run, daemon=True)
     log = tmp_path / "prefect-worker.log"
+    started = utcnow()
     thread.start()
     try:
         deadline = time.monotonic() + 240
@@ -85,6 +88,12 @@ def test_the_dispatcher_warms_a_run_before_work_arrives(
     assert READERS_WARM in log.read_text()
     with env.db.read_session() as session:
         assert session.scalar(select(func.count()).select_from(Upload)) == 0
+    with get_client(sync_client=True) as client:
+        runs = client.read_flow_runs(
+            flow_run_filter=FlowRunFilter(name=FlowRunFilterName(like_="serve-queue-%"))
+        )
+    (run,) = [run for run in runs if run.created is not None and run.created >= started]
+    assert WARM_TAG in run.tags, "the dispatcher would judge a slow warm-up by age alone"
 
 
 def test_make_run_waits_for_the_warm_reading_processes() -> None:
