@@ -26,8 +26,8 @@ from storage.db import Database
 from storage.objectstore import LocalDirStore, ObjectStore, S3Store
 from storage.repositories import api_keys, companies, users
 from storage.settings import Environment, Settings
-from tests.support.databases import migrated_postgres, migrated_sqlite, postgres_reachable
-from tests.support.seaweed import SeaweedServer, start_seaweed
+from testkit.databases import migrated_postgres, migrated_sqlite, postgres_reachable
+from testkit.seaweed import SeaweedServer, start_seaweed
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 # Reading processes started by the tests, here and in the workers they start, compile each

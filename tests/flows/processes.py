@@ -14,7 +14,7 @@ from sqlalchemy import Engine
 
 from flows.work import WorkerEnv
 from storage.objectstore import LocalDirStore, S3Store
-from tests.support.seaweed import ACCESS_KEY, SECRET_KEY
+from testkit.seaweed import ACCESS_KEY, SECRET_KEY
 
 ROOT = Path(__file__).resolve().parents[2]
 

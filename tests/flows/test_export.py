@@ -28,13 +28,13 @@ from storage.settings import Settings
 from storage.tables.read import scan_table
 from storage.tables.schemas import BATCHES, STATUS_HISTORY, UPLOADS
 from storage.tables.state import load_state
+from testkit.samples import blank_pdf
+from testkit.seaweed import ACCESS_KEY, SECRET_KEY, SeaweedServer
 from tests.api.helpers import make_zip, post_batch
 from tests.conftest import Tenant
 from tests.flows.processes import ROOT
-from tests.flows.samples import blank_pdf
 from tests.storage.tables_data import add_upload
 from tests.support.pipeline import run_claimed_batch
-from tests.support.seaweed import ACCESS_KEY, SECRET_KEY, SeaweedServer
 
 
 @pytest.fixture

@@ -16,8 +16,8 @@ from flows.executor import DocumentExecutor, OverLimit, ReaderKilled, WorkerLost
 from flows.fair_queue import FairQueue
 from flows.reader_process import ReaderLimits
 from processors.base import CompanyProfile, DocumentType, ProcessingContext
+from testkit.samples import blank_pdf, corpus_file
 from tests.flows.processes import python_output
-from tests.flows.samples import blank_pdf, corpus_file
 
 LIMITS = ReaderLimits(time_limit=20.0, cpu_seconds=2.0, memory_bytes=256 * 1024 * 1024)
 CONTEXT = ProcessingContext(DocumentType.AUTO, "x.pdf", CompanyProfile("Acme GmbH"))

@@ -38,9 +38,9 @@ from storage.tables.schemas import (
     versions,
 )
 from storage.tables.state import ExportState, load_state, save_state
+from testkit.seaweed import ACCESS_KEY, SECRET_KEY, SeaweedServer
 from tests.conftest import Tenant
 from tests.storage.tables_data import T0, add_batch, add_upload, duckdb_query, tables_store
-from tests.support.seaweed import ACCESS_KEY, SECRET_KEY, SeaweedServer
 
 FAILED_READ = (("queued", 0), ("processing", 1), ("failed", 4))
 REFUSED = (("failed", 0),)
