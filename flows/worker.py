@@ -51,6 +51,10 @@ MAX_BACKOFF_SECONDS = 10.0
 # Logged by a `serve-queue` run once its reading processes are warm; `make run`
 # (scripts/run-stack.sh) waits for it in the Prefect worker's log before the API starts.
 READERS_WARM = "reading processes warm"
+# A reading process that is not ready within executor.START_SECONDS (a machine at load
+# 20 on 2 cores) is stopped; the warm-up tries again this often before the run serves
+# without saying it is warm (then the dispatcher judges it by its age).
+WARM_UP_ATTEMPTS = 2
 
 
 def _guarded(
@@ -388,13 +392,13 @@ def serve_queue(label: str = "manual") -> None:
     env = runtime.current()
     logger = get_run_logger()
     started = time.monotonic()
-    env.executor.warm_up()  # Worker.run would; here to say when (scripts/run-stack.sh waits)
-    logger.info(
-        "%s: %d in %.1f s",
-        READERS_WARM,
-        len(env.executor.reader_pids()),
-        time.monotonic() - started,
-    )
-    _say_warm()
+    for _ in range(WARM_UP_ATTEMPTS):  # Worker.run warms too; here to say when it is done
+        env.executor.warm_up()
+        up = len(env.executor.reader_pids())
+        if up == env.executor.processes + 1:  # the express process too (executor.py)
+            logger.info("%s: %d in %.1f s", READERS_WARM, up, time.monotonic() - started)
+            _say_warm()
+            break
+        logger.warning("only %d reading processes started; trying again", up)
     logger.info("serving the queue as %s", env.owner)
     Worker(env).run(settings.pipeline_run_idle_seconds, settings.pipeline_run_max_seconds)
