@@ -210,6 +210,7 @@ def cmd_dispatch(args: argparse.Namespace) -> int:
     policy = DispatchPolicy(
         runs=settings.pipeline_runs,
         unserved_after=timedelta(seconds=max(30.0, settings.lease_seconds)),
+        warm_at_start=settings.pipeline_warm_at_start,
     )
     dispatcher = Dispatcher(Database(make_engine(settings.effective_database_url)), policy)
     return _run_until_interrupted(dispatcher.run, dispatcher.stop)

@@ -29,7 +29,7 @@ from processors.archive import ArchiveLimits
 from processors.base import CompanyProfile, DocumentType, Failure, ProcessingContext
 from storage.objectstore import LocalDirStore
 from storage.settings import MIB, Settings
-from tests.processors.hostile import embedded_files_bomb
+from testkit.hostile import embedded_files_bomb
 
 CONTEXT = ProcessingContext(DocumentType.AUTO, "bomb.pdf", CompanyProfile("Bench GmbH"))
 

@@ -35,7 +35,7 @@ from typing import Any, cast
 
 from sqlalchemy import Engine
 
-from tests.support.databases import migrated_postgres, migrated_sqlite, postgres_reachable
+from testkit.databases import migrated_postgres, migrated_sqlite, postgres_reachable
 
 UPLOADS = 333_334
 HISTORY_ROWS = 1_000_000

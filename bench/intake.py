@@ -20,7 +20,7 @@ import httpx2 as httpx
 
 from storage.objectstore import LocalDirStore, ObjectStore, S3Store
 from storage.settings import MIB
-from tests.support.seaweed import ACCESS_KEY, SECRET_KEY, SeaweedServer, free_port, start_seaweed
+from testkit.seaweed import ACCESS_KEY, SECRET_KEY, SeaweedServer, free_port, start_seaweed
 
 CHUNK = MIB
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from bench.pdf_bench import MULTI_PAGE_BOOKINGS, dense_statement
 from processors.pdf_text import read_pdf_text
-from tests.processors.generated_docs import SAMPLE_STATEMENT, english_statement, german_statement
+from testkit.generated_docs import SAMPLE_STATEMENT, english_statement, german_statement
 from tests.processors.scans import GRADE, scan
 
 RESULTS = Path(__file__).parent / "results"

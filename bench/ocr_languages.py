@@ -4,7 +4,7 @@ g1-office, the CPU time per page (this process and its Tesseract children), Tess
 passes and models, the statement fields read exactly, and the accented words of the
 text layer found as printed in OCR's text.
 
-The business letters of tests/processors/language_scans.py are measured the same way
+The business letters of testkit/language_scans.py are measured the same way
 (without fields). `--old-models` hides the French, Dutch, Spanish and Italian models
 from the service (Tesseract then lists only German and English), which reads as before
 they were installed.
@@ -28,11 +28,11 @@ from bench.ocr_cpu import WRAPPER, _cpu_seconds
 from processors.base import CompanyProfile, DocumentType, ProcessingContext, ProcessingError
 from processors.pdf_text import read_pdf_text
 from processors.pipeline import read_document
-from tests.processors.language_scans import LETTERS, accented_words, language_letter
+from testkit.language_scans import LETTERS, accented_words, language_letter
+from testkit.statements.layouts import LAYOUT
+from testkit.statements.measure import score
+from testkit.statements.render import render
 from tests.processors.scans import GRADE, scan
-from tests.processors.statements.layouts import LAYOUT
-from tests.processors.statements.measure import score
-from tests.processors.statements.render import render
 
 RESULTS = Path(__file__).parent / "results"
 LAYOUTS = ("french_bank", "revolut_fr", "dutch_bank", "spanish_bank", "italian_bank")

@@ -16,7 +16,7 @@ from sqlalchemy import Engine
 from api.app import create_app
 from api.deps import Services
 from api.web.auth import SESSION_COOKIE
-from tests.support.databases import migrated_postgres, migrated_sqlite, postgres_reachable
+from testkit.databases import migrated_postgres, migrated_sqlite, postgres_reachable
 
 WARMUP = 5
 REQUESTS = 60

@@ -42,7 +42,7 @@ from processors.ocr import LANGUAGES
 from processors.pdf_text import OCR_DPI, read_pdf_text
 from processors.pipeline import read_document
 from storage.settings import Settings
-from tests.processors.generated_docs import (
+from testkit.generated_docs import (
     SAMPLE_INVOICE,
     SAMPLE_STATEMENT,
     Booking,

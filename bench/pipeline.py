@@ -39,7 +39,7 @@ from bench.webhooks import bench_webhook_lag
 from flows.reader_process import ReaderLimits, read_in_child, warm_up
 from processors.base import CompanyProfile, DocumentType, ProcessingContext
 from storage.db import make_engine
-from tests.support.databases import (
+from testkit.databases import (
     POSTGRES_URL,
     migrated_postgres,
     migrated_sqlite,

@@ -41,8 +41,8 @@ from storage.migrate import upgrade
 from storage.models import Batch, Result, Upload
 from storage.repositories import api_keys, companies
 from storage.states import UnpackState, UploadStatus
-from tests.support.databases import migrated_postgres
-from tests.support.seaweed import free_port
+from testkit.databases import migrated_postgres
+from testkit.seaweed import free_port
 
 BATCH_UPLOADS = 100
 BATCH_RATE = 20

@@ -49,7 +49,7 @@ from bench.stack import (
     prefect_server_settings,
 )
 from bench.stack_cpu import process_cpu_seconds
-from tests.support.seaweed import free_port
+from testkit.seaweed import free_port
 
 POSTGRES_URL = os.environ.get(
     "DOCINTAKE_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"

@@ -39,7 +39,7 @@ from bench.soak_report import ClientRecord, settle, verdict
 from bench.soak_requests import SETTINGS as REQUEST_SETTINGS
 from bench.stack import Stack
 from storage.db import make_engine
-from tests.flows.samples import blank_pdf
+from testkit.samples import blank_pdf
 
 RESULTS = Path(__file__).parent / "results" / "soak.json"
 COMPANIES = 4

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from sqlalchemy import create_engine, text
 
-from tests.support.seaweed import (
+from testkit.seaweed import (
     ACCESS_KEY,
     SECRET_KEY,
     SeaweedServer,

@@ -18,7 +18,7 @@ from typing import Any
 import httpx2 as httpx
 
 from bench.pipeline import _corpus_files, zip_files
-from tests.flows.samples import blank_pdf
+from testkit.samples import blank_pdf
 
 POLL_RATE = 200
 POLL_CHUNK_SECONDS = 5

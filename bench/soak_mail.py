@@ -24,7 +24,7 @@ from sqlalchemy import Engine, select
 
 from processors.email_message import delivery_digest
 from storage.models import Batch
-from tests.flows.samples import blank_pdf
+from testkit.samples import blank_pdf
 
 INTERVAL_SECONDS = 2.0
 RETRY_SECONDS = 2.0

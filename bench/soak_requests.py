@@ -13,9 +13,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from tests.support import hostile_http as hostile
-from tests.support.api_process import cpu_seconds, reset_peak, status_kib
-from tests.support.hostile_http import MIB, Answer
+from testkit import hostile_http as hostile
+from testkit.api_process import cpu_seconds, reset_peak, status_kib
+from testkit.hostile_http import MIB, Answer
 
 TIMEOUT_SECONDS = 10.0
 SETTINGS = {

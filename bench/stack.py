@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx2 as httpx
 from sqlalchemy.engine import make_url
 
-from tests.support.seaweed import free_port
+from testkit.seaweed import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 

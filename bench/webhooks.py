@@ -17,7 +17,7 @@ import httpx2 as httpx
 
 from bench.stack import Stack
 from docintake_client import verify_webhook
-from tests.support.webhook_receiver import new_receiver, receiving
+from testkit.webhook_receiver import new_receiver, receiving
 
 EVENTS = ["upload.completed", "upload.failed"]
 

@@ -12,6 +12,12 @@ Prefect. The dispatcher notices that no run serves the queue: work waits, no wor
 holds a lease on anything, and the runs have been running long enough to have claimed
 it. It then marks those runs crashed and starts a new one; the work the dead run held
 comes back when its leases expire.
+
+When it starts, the dispatcher starts one run before any work waits (`warm_at_start`):
+a run's process start and the warm-up of its reading processes take 10-30 s, paid
+then instead of by the first upload after a start (`make run` waits for that warm-up
+before it starts the API: scripts/run-stack.sh). The run ends when it has been idle for
+`pipeline_run_idle_seconds`, like any other.
 """
 
 from __future__ import annotations
@@ -55,15 +61,24 @@ RECHECK_SECONDS = 5.0
 # work pool is taking runs: said loudly, once per run.
 LATE_AFTER = timedelta(seconds=60)
 UNFINISHED = [StateType.SCHEDULED, StateType.PENDING, StateType.RUNNING]
+# A `serve-queue` run tags itself so once its reading processes are warm: from then on
+# it claims waiting work within a second or two. A warm-up on a loaded machine can take
+# minutes (192 s at load 13 on 2 cores), and a run started before work arrived
+# (`warm_at_start`) is old before it is warm, so a run's age alone says little.
+WARM_TAG = "readers-warm"
 
 
 @dataclass(frozen=True)
 class DispatchPolicy:
     runs: int  # flow runs to keep going while work waits
-    # A running run has claimed waiting work within a second or two once warmed up; one
-    # that leaves work unclaimed, holding nothing, for `unserved_after` is presumed dead.
+    # A running run has claimed waiting work within a second or two once warmed up
+    # (WARM_TAG); one that leaves work unclaimed, holding nothing, for `unserved_after`
+    # is presumed dead. A run that never says it is warm is judged so after `warm_up`.
     unserved_after: timedelta = timedelta(seconds=30)
-    warm_up: timedelta = timedelta(seconds=60)
+    warm_up: timedelta = timedelta(minutes=10)
+    # Start one run when the dispatcher starts, before work waits (settings:
+    # pipeline_warm_at_start).
+    warm_at_start: bool = False
 
 
 class Dispatcher:
@@ -76,6 +91,7 @@ class Dispatcher:
         self._warned: set[str] = set()
         self._saturated_until = 0.0
         self._unserved_since: datetime | None = None
+        self._warm_run_due = policy.warm_at_start
 
     def unfinished_runs(self, client: SyncPrefectClient) -> list[FlowRun]:
         if self._deployment_id is None:
@@ -101,8 +117,19 @@ class Dispatcher:
                     now - _created(run),
                 )
 
+    def start_warm_run(self, client: SyncPrefectClient) -> bool:
+        """At the dispatcher's start: one run, unless one is going already, so reading
+        processes are warm before the first upload. True if it started one."""
+        going = bool(self.unfinished_runs(client))
+        if not going:
+            self._start_run(client, "warm-up before work arrives")
+        self._warm_run_due = False  # only once it asked Prefect: a failure tries again
+        return not going
+
     def step(self, client: SyncPrefectClient) -> bool:
         """Start a run if work waits and fewer than `runs` are going. True if it started one."""
+        if self._warm_run_due:
+            return self.start_warm_run(client)
         if time.monotonic() < self._saturated_until:
             return False
         now = utcnow()
@@ -117,14 +144,17 @@ class Dispatcher:
         if enough and not self._crash_unserving(client, runs, now, held):
             self._saturated_until = time.monotonic() + RECHECK_SECONDS
             return False
+        self._start_run(client, "work is waiting")
+        return True
+
+    def _start_run(self, client: SyncPrefectClient, why: str) -> None:
         deployment_id = self._deployment_id
-        assert deployment_id is not None
+        assert deployment_id is not None  # unfinished_runs looked it up
         label = utcnow().strftime("%Y%m%dT%H%M%SZ")
         run = client.create_flow_run_from_deployment(
             deployment_id, parameters={"label": label}, name=f"serve-queue-{label}"
         )
-        log.info("work is waiting: started flow run %s", run.name)
-        return True
+        log.info("%s: started flow run %s", why, run.name)
 
     def _crash_unserving(
         self, client: SyncPrefectClient, runs: list[FlowRun], now: datetime, held: bool
@@ -135,7 +165,7 @@ class Dispatcher:
             for run in runs
             if run.state_type == StateType.RUNNING
             and run.start_time is not None
-            and now - run.start_time > self.policy.warm_up
+            and (WARM_TAG in run.tags or now - run.start_time > self.policy.warm_up)
         ]
         if held or not warm:
             self._unserved_since = None

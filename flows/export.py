@@ -3,14 +3,15 @@
 - `export-status-tables` (deployment of the same name, every 5 minutes on the `docintake`
   pool): export what changed since the last run, then publish the status report as a
   markdown artifact keyed `status-report`.
-- `export_after_batch`: the partitions of one batch, a step at the end of
-  `process-batch` so its rows are in the tables at once. Its failure never fails the
-  batch: the next scheduled export writes the same partitions.
+- `export_when_changed`: a pipeline run's tick (every
+  DOCINTAKE_TABLES_EXPORT_INTERVAL_SECONDS while it serves the queue, flows/worker.py):
+  the same flow as a child run, only when something changed since the last export. A
+  batch's end writes no Parquet itself: the tables are off the reading path, and a
+  finished batch is in them at the next tick (docs/tables.md).
 """
 
 from __future__ import annotations
 
-import uuid
 from datetime import timedelta
 
 from prefect import flow, get_run_logger, task
@@ -18,7 +19,8 @@ from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
 
 from flows import runtime
-from storage.tables.export import export_batch, export_changed
+from flows.work import WorkerEnv
+from storage.tables.export import export_changed, has_changes
 from storage.tables.report import build_report, to_markdown
 
 REPORT_ARTIFACT_KEY = "status-report"
@@ -50,17 +52,12 @@ def export_status_tables(report_days: int = 7) -> dict[str, int]:
     return rows
 
 
-def export_after_batch(batch_id: uuid.UUID) -> None:
-    """For the end of `process-batch`, as a step of it: the batch's partitions now, and
-    any failure only logged (the scheduled export catches up)."""
-    env = runtime.current()
-    try:
-        run = export_batch(env.db, env.store, env.settings, batch_id)
-    except Exception:
-        get_run_logger().warning(
-            "status tables of batch %s not written; the scheduled export will",
-            batch_id,
-            exc_info=True,
-        )
-        return
-    get_run_logger().info("status tables of batch %s: %s", batch_id, run.summary())
+def export_when_changed(env: WorkerEnv) -> bool:
+    """Run `export-status-tables` (a child run of the caller's flow run) if anything
+    changed since the last export, less one interval for transactions that committed
+    after it read. True if it ran."""
+    margin = timedelta(seconds=env.settings.tables_export_interval_seconds)
+    if not has_changes(env.db, env.store, env.settings, margin):
+        return False
+    export_status_tables()
+    return True

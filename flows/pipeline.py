@@ -32,7 +32,6 @@ from prefect.artifacts import (
 )
 
 from flows import runtime
-from flows.export import export_after_batch
 from flows.jobs import Job, JobEnd
 from flows.unpack import BatchInfo, archive_gone, unpack
 from flows.work import WorkerEnv, claim, recover_singles, run_job
@@ -236,7 +235,6 @@ def process_batch(batch_id: str) -> dict[str, int]:
     with env.db.session() as session:
         work_repo.finish_batch(session, key, env.owner)
         session.commit()
-    export_after_batch(key)
     counts: dict[str, int] = {}
     for row in rows:
         counts[row["status"]] = counts.get(row["status"], 0) + 1

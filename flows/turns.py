@@ -4,10 +4,10 @@ next one start.
 A batch holds a turn from its claim until every one of its remaining documents is in
 the readers' hands (`give_back` from the batch's progress), not until its flow run
 ends. The next batch is then claimed, started and unpacked while those last documents
-are read, and the finished batch's end (its table artifact, status tables and flow-run
-state, 0.4-1.2 s) no longer leaves the readers idle. Two batches that started together
-share the readers fairly and end together; holding their turns to the end made both
-loops stall at once, every cycle (docs/throughput.md).
+are read, and the finished batch's end (its table artifact and flow-run state, and
+until issue 38 the status tables: 0.4-1.2 s) no longer leaves the readers idle. Two
+batches that started together share the readers fairly and end together; holding their
+turns to the end made both loops stall at once, every cycle (docs/throughput.md).
 
 Turns are counted per company: one company's batches hold at most
 `BATCHES_PER_COMPANY` of them, so another company's batch is claimed at once however

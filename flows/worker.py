@@ -23,9 +23,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from prefect import flow, get_run_logger, tags
+from prefect.client.orchestration import get_client
+from prefect.context import FlowRunContext
 
 from flows import runtime
-from flows.export import export_status_tables
+from flows.dispatch import WARM_TAG
+from flows.export import export_when_changed
 from flows.pipeline import process_batch, process_uploads, unpacking_ahead
 from flows.prefect_tls import share_tls_contexts
 from flows.turns import BATCH_LOOPS
@@ -45,6 +48,13 @@ IDLE_POLL_SECONDS = 0.1
 ANNOUNCED_POLL_SECONDS = 1.0
 RECOVERY_EVERY_SECONDS = 5.0
 MAX_BACKOFF_SECONDS = 10.0
+# Logged by a `serve-queue` run once its reading processes are warm; `make run`
+# (scripts/run-stack.sh) waits for it in the Prefect worker's log before the API starts.
+READERS_WARM = "reading processes warm"
+# A reading process that is not ready within executor.START_SECONDS (a machine at load
+# 20 on 2 cores) is stopped; the warm-up tries again this often before the run serves
+# without saying it is warm (then the dispatcher judges it by its age).
+WARM_UP_ATTEMPTS = 2
 
 
 def _guarded(
@@ -130,6 +140,7 @@ class Worker:
         self.last_busy = time.monotonic()
         self.wakeups = {SINGLE: Wakeup(), BATCH: Wakeup()}
         self.listener: WorkListener | None = None
+        self._tables_at = time.monotonic()
 
     def _news(self, kind: str) -> None:
         """Wake the loops that take this kind of work; all of them for a kind this
@@ -232,13 +243,24 @@ class Worker:
         return True
 
     def tables_step(self) -> bool:
-        """The status tables every DOCINTAKE_TABLES_EXPORT_INTERVAL_SECONDS, as a child
-        flow run (with Prefect 3.8 on SQLAlchemy 2.1 the deployment's schedule creates no
-        runs: see docs/tables.md)."""
-        self.stop.wait(self.env.settings.tables_export_interval_seconds)
+        """The status tables every DOCINTAKE_TABLES_EXPORT_INTERVAL_SECONDS while this
+        run serves the queue, counted from the start of the last export (docs/tables.md:
+        a batch is in the tables within 60 s of its end). A tick that finds nothing
+        changed starts no flow run."""
+        interval = self.env.settings.tables_export_interval_seconds
+        self.stop.wait(max(0.0, self._tables_at + interval - time.monotonic()))
         if not self.stop.is_set():
-            export_status_tables()
+            self._tables_at = time.monotonic()
+            export_when_changed(self.env)
         return True
+
+    def last_tables_export(self) -> None:
+        """A run that ends on its own exports what its last minute changed: the next
+        run may start only when new work comes."""
+        try:
+            export_when_changed(self.env)
+        except Exception:
+            log.warning("status tables not exported at the end of the run", exc_info=True)
 
     def _finished(
         self, started: float, idle_seconds: float | None, max_seconds: float | None
@@ -252,7 +274,9 @@ class Worker:
 
     def run(self, idle_seconds: float | None = None, max_seconds: float | None = None) -> None:
         """Run the loops until stopped, or until idle for `idle_seconds` / past
-        `max_seconds` (the `serve-queue` flow's bounds; `docintake worker` has none)."""
+        `max_seconds` (the `serve-queue` flow's bounds; `docintake worker` has none).
+        Every reading process is started and warm before the first claim: the first
+        document waits for no process start (tests/flows/test_warm_up.py)."""
         self.env.executor.warm_up()
         self.last_busy = time.monotonic()  # idle time counts from when the loops can claim
         # name -> (step, the wakeup of the kind of work it takes)
@@ -279,12 +303,13 @@ class Worker:
         ]
         if can_listen(self.env.db.engine):
             self.listener = WorkListener(self.env.db.engine, self._news).start()
-        started = time.monotonic()
+        started = self._tables_at = time.monotonic()
         for thread in threads:
             thread.start()
+        ended = False
         try:
             while any(thread.is_alive() for thread in threads):
-                if self._finished(started, idle_seconds, max_seconds):
+                if ended := self._finished(started, idle_seconds, max_seconds):
                     break
                 self.stop.wait(0.5)
         finally:
@@ -295,6 +320,8 @@ class Worker:
                 self.listener.stop()
             for thread in threads:
                 thread.join(timeout=30)
+        if ended and "tables" in loops:
+            self.last_tables_export()
 
 
 # A pipeline process is throughput work; the API on the same machine is latency work.
@@ -335,6 +362,20 @@ def start(processes: int | None = None) -> Worker:
     return Worker(env)
 
 
+def _say_warm() -> None:
+    """Tag this flow run warm for the dispatcher (flows/dispatch.py, WARM_TAG): until then
+    it does not count a slow warm-up as a run that stopped serving."""
+    context = FlowRunContext.get()
+    run = context.flow_run if context is not None else None
+    if run is None:
+        return
+    try:
+        with get_client(sync_client=True) as client:
+            client.update_flow_run(run.id, tags=[*run.tags, WARM_TAG])
+    except Exception:  # the dispatcher then goes by the run's age, as before
+        log.warning("could not tag the run warm", exc_info=True)
+
+
 @flow(name="serve-queue", flow_run_name="serve-queue-{label}")
 def serve_queue(label: str = "manual") -> None:
     """A pipeline run started by the dispatcher through the `docintake` work pool: warm
@@ -349,5 +390,15 @@ def serve_queue(label: str = "manual") -> None:
     share_tls_contexts()
     warn_without_ocr(settings.ocr_command)
     env = runtime.current()
-    get_run_logger().info("serving the queue as %s", env.owner)
+    logger = get_run_logger()
+    started = time.monotonic()
+    for _ in range(WARM_UP_ATTEMPTS):  # Worker.run warms too; here to say when it is done
+        env.executor.warm_up()
+        up = len(env.executor.reader_pids())
+        if up == env.executor.processes + 1:  # the express process too (executor.py)
+            logger.info("%s: %d in %.1f s", READERS_WARM, up, time.monotonic() - started)
+            _say_warm()
+            break
+        logger.warning("only %d reading processes started; trying again", up)
+    logger.info("serving the queue as %s", env.owner)
     Worker(env).run(settings.pipeline_run_idle_seconds, settings.pipeline_run_max_seconds)

@@ -1,5 +1,5 @@
 """Receipts, templates and lookalikes (issue 15, class 8) for `make corpus-report`: the
-generated cases of `tests/processors/lookalike_docs.py`, each layout with several seeds,
+generated cases of `testkit/lookalike_docs.py`, each layout with several seeds,
 as a text-layer PDF and scanned (rendered to an image and back to a PDF, office grade),
 read through the registry as `auto`; then the same for the held-out layouts of
 `lookalike_heldout.py`, written after the rules were set. A receipt must be an invoice
@@ -23,8 +23,8 @@ from processors.base import (  # noqa: E402
     ProcessingError,
 )
 from processors.pipeline import read_document  # noqa: E402
-from tests.processors.lookalike_docs import EXPECTED, KINDS, Layout  # noqa: E402
-from tests.processors.lookalike_heldout import HELD_OUT  # noqa: E402
+from testkit.lookalike_docs import EXPECTED, KINDS, Layout  # noqa: E402
+from testkit.lookalike_heldout import HELD_OUT  # noqa: E402
 from tests.processors.scans import GRADE, scan  # noqa: E402
 
 TEXT_SEEDS = (1, 2, 3)

@@ -1,5 +1,5 @@
 """Bank statements from any bank, field by field: the generated layouts of
-tests/processors/statements/ read through the pipeline as the worker reads them (sent as
+testkit/statements/ read through the pipeline as the worker reads them (sent as
 `bank_statement`), development and held-out layouts apart, then scanned variants (OCR).
 Targets: 99 % of transactions found, 98 % of fields exact, every statement that prints
 its balances reconciled. docs/statements.md has the method and the numbers.
@@ -16,11 +16,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests packag
 
 from processors.base import CompanyProfile, DocumentType, ProcessingContext, ProcessingError
 from processors.pipeline import read_document
+from testkit.statements.layouts import DEVELOPMENT, HELD_OUT, LAYOUTS
+from testkit.statements.measure import FIELDS, Score, Summary, score
+from testkit.statements.model import Layout
+from testkit.statements.render import render
 from tests.processors.scans import GRADE, scan
-from tests.processors.statements.layouts import DEVELOPMENT, HELD_OUT, LAYOUTS
-from tests.processors.statements.measure import FIELDS, Score, Summary, score
-from tests.processors.statements.model import Layout
-from tests.processors.statements.render import render
 
 CONTEXT = ProcessingContext(DocumentType.BANK_STATEMENT, "statement", CompanyProfile("Report"))
 SCAN_GRADE = GRADE["g1-office"]

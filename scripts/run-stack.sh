@@ -51,8 +51,28 @@ done
 echo "Prefect UI:  http://127.0.0.1:4200"
 
 if [ -x scripts/run-workers.sh ]; then
+  : > "$DOCINTAKE_VAR_DIR/prefect-worker.log"  # no line of an earlier start counts below
   bash scripts/run-workers.sh &
   pids+=($!)
+  # The dispatcher starts a serve-queue run at once (pipeline_warm_at_start); the API
+  # starts when that run's reading processes are warm, so the first upload it takes is
+  # read within seconds instead of waiting 10-30 s for a process start and warm-up.
+  # The marker is flows/worker.py's READERS_WARM.
+  echo "warming up the reading processes (up to ${DOCINTAKE_WARM_WAIT_SECONDS:-180} s)..."
+  warm=0
+  for _ in $(seq 1 "${DOCINTAKE_WARM_WAIT_SECONDS:-180}"); do
+    if grep -q "reading processes warm" "$DOCINTAKE_VAR_DIR/prefect-worker.log" 2>/dev/null; then
+      warm=1
+      break
+    fi
+    kill -0 "${pids[1]}" 2>/dev/null || break
+    sleep 1
+  done
+  if [ "$warm" = 1 ]; then
+    echo "pipeline warm"
+  else
+    echo "the pipeline is not warm yet (see $DOCINTAKE_VAR_DIR/prefect-worker.log); starting the API anyway"
+  fi
 fi
 
 $BIN/docintake serve --host 127.0.0.1 --port 8000 &

@@ -84,10 +84,12 @@ class Settings(BaseSettings):
     # since the last run's start less this overlap: rows committed late, clocks apart,
     # and a slower export overwriting a faster one are all caught by the next run.
     tables_export_overlap_seconds: float = Field(default=600.0, ge=0)
-    # Pipeline workers (`docintake worker`, `serve-queue` runs) may also export every so
-    # often, for a stack whose Prefect server runs no schedules; 0 (default): only the
-    # `export-status-tables` deployment's schedule and the end of each batch.
-    tables_export_interval_seconds: float = Field(default=0.0, ge=0)
+    # While a pipeline run serves the queue (`serve-queue`, `docintake worker`), it
+    # exports what changed this often, counted from the last export's start, so a batch
+    # is in the tables within 60 s of its end (an export of a few company-days takes
+    # well under the 10 s left). 0: only the `export-status-tables` deployment's
+    # schedule (every 5 minutes). Batches themselves write no Parquet (docs/tables.md).
+    tables_export_interval_seconds: float = Field(default=50.0, ge=0)
     # Retention (docs/retention.md): a deleted upload's stored bytes and its deleted
     # result's data are purged this many days after the deletion (the hourly
     # `purge-deleted-uploads` deployment); 0 purges them at its next run. Uploads that
@@ -98,6 +100,9 @@ class Settings(BaseSettings):
     # run ends: idle that long, or at the latest after `pipeline_run_max_seconds`.
     pipeline_runs: int = Field(default=1, gt=0)
     pipeline_run_idle_seconds: float = Field(default=600.0, gt=0)
+    # The dispatcher starts one such run when it starts, before any work waits, so the
+    # first upload after a start finds the reading processes warm (docs/throughput.md).
+    pipeline_warm_at_start: bool = True
     pipeline_run_max_seconds: float = Field(default=3600.0, gt=0)
 
     # Web application: how long a sign-in lasts, and how many failed sign-ins per e-mail

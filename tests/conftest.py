@@ -26,8 +26,8 @@ from storage.db import Database
 from storage.objectstore import LocalDirStore, ObjectStore, S3Store
 from storage.repositories import api_keys, companies, users
 from storage.settings import Environment, Settings
-from tests.support.databases import migrated_postgres, migrated_sqlite, postgres_reachable
-from tests.support.seaweed import SeaweedServer, start_seaweed
+from testkit.databases import migrated_postgres, migrated_sqlite, postgres_reachable
+from testkit.seaweed import SeaweedServer, start_seaweed
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 # Reading processes started by the tests, here and in the workers they start, compile each
@@ -135,6 +135,8 @@ def settings(tmp_path: Path) -> Settings:
         max_archive_bytes=4 * 1024 * 1024,
         rate_limit_per_second=1000,
         rate_limit_burst=1000,
+        # Off, but in the tests of the pipeline runs' export (tests/flows/test_export.py).
+        tables_export_interval_seconds=0,
     )
 
 

@@ -21,7 +21,7 @@ import httpx2 as httpx
 from sqlalchemy import Engine, text
 
 from bench.pipeline import zip_files
-from tests.flows.samples import blank_pdf
+from testkit.samples import blank_pdf
 
 ROUNDS = 20
 Answer = tuple[int, str | None, bool, str | None]  # status, id, replayed, error code

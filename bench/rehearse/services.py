@@ -24,7 +24,7 @@ from bench.rehearse.hosts import Host
 from bench.rehearse.pg_cost import STATEMENT_STATISTICS
 from bench.soak_backends import POSTGRES_BIN, PostgresCluster, _as_cluster_owner
 from bench.stack import ORCHESTRATION_NICENESS, _stop_group, _wait_http, prefect_server_settings
-from tests.support.seaweed import ACCESS_KEY, SECRET_KEY, weed_binary
+from testkit.seaweed import ACCESS_KEY, SECRET_KEY, weed_binary
 
 ROOT = Path(__file__).resolve().parents[2]
 POSTGRES_PORT = 5432

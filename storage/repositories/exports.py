@@ -10,7 +10,7 @@ skips the per-value Python conversions of the ORM types, the bulk of the cost pe
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Literal
@@ -173,42 +173,23 @@ def changed_batch_partitions(session: Session, since: datetime | None) -> set[Pa
     return _partitions(session, union(by_row, by_upload))
 
 
-def partitions_of_batch(
-    session: Session, batch_id: uuid.UUID
-) -> tuple[set[Partition], set[Partition]]:
-    """The upload partitions holding a batch's files, and the batch's own partition."""
-    uploads = (
-        select(Upload.company_id, _utc_day(session, Upload.created_at))
-        .distinct()
-        .where(Upload.batch_id == batch_id)
+def changed_since(session: Session, since: datetime) -> bool:
+    """Whether an upload, its status or a batch changed after `since`: the pipeline
+    run's cheap look before it exports (indexes `ix_uploads_updated_at`,
+    `ix_status_history_at`; the batches table is a hundredth of the uploads). Results
+    change with their upload, except in the web application (deleted, confirmed):
+    those wait for the scheduled deployment."""
+    checks = (
+        select(Upload.id).where(Upload.updated_at > since),
+        select(StatusChange.id).where(StatusChange.at > since),
+        select(Batch.id).where(Batch.updated_at > since),
     )
-    batch = select(Batch.company_id, _utc_day(session, Batch.created_at)).where(
-        Batch.id == batch_id
-    )
-    return _partitions(session, uploads), _partitions(session, batch)
+    return any(session.scalar(check.limit(1)) is not None for check in checks)
 
 
 def _in_partition(column: Any, company_column: Any, partition: Partition) -> list[Any]:
     start, end = partition.bounds
     return [company_column == partition.company_id, column >= start, column < end]
-
-
-def uploads_per_partition(
-    session: Session, partitions: Iterable[Partition]
-) -> dict[Partition, int]:
-    """The uploads of each company/day: what rewriting its partitions costs (index
-    `ix_uploads_company_created`)."""
-    return {
-        partition: int(
-            session.scalar(
-                select(func.count())
-                .select_from(Upload)
-                .where(*_in_partition(Upload.created_at, Upload.company_id, partition))
-            )
-            or 0
-        )
-        for partition in partitions
-    }
 
 
 UPLOAD_COLUMNS: Spec = (

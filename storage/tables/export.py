@@ -16,7 +16,6 @@ later one and so writes an older copy of a partition.
 from __future__ import annotations
 
 import time
-import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -26,7 +25,6 @@ import polars as pl
 from storage.db import Database
 from storage.models import utcnow
 from storage.objectstore import ObjectStore
-from storage.repositories import batches as batch_repo
 from storage.repositories import exports as repo
 from storage.repositories.exports import Partition
 from storage.settings import Settings
@@ -48,16 +46,8 @@ from storage.tables.state import ExportState, load_state, save_state
 # Rows per chunk (and per Parquet row group). Peak memory follows it: measured +117 MiB
 # at 10,000 rows, +254 MiB at 50,000, at the same speed (bench/export.py).
 CHUNK_ROWS = 20_000
-# A partition is rewritten whole, so at a batch's end it is rewritten only while that
-# costs about what the batch's own rows do: up to this many uploads per file of the
-# batch, or up to SMALL_PARTITION_UPLOADS. A bigger company-day is left to the scheduled
-# export, which writes it once per run however many batches changed it (one company
-# posting batch after batch made every batch rewrite a day growing to 20,000 uploads:
-# docs/tables.md).
-UPLOADS_PER_BATCH_FILE = 20
 # Results per read of the result tables: their JSON is read and typed in Python.
 RESULT_CHUNK = 500
-SMALL_PARTITION_UPLOADS = 200
 
 
 @dataclass
@@ -66,11 +56,9 @@ class ExportRun:
 
     full: bool = False
     since: datetime | None = None
-    batch_id: uuid.UUID | None = None
     upload_partitions: int = 0
     batch_partitions: int = 0
     result_partitions: int = 0
-    left_to_the_schedule: int = 0
     rows: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
 
@@ -79,21 +67,14 @@ class ExportRun:
 
     def summary(self) -> str:
         counted = ", ".join(f"{name} {rows}" for name, rows in sorted(self.rows.items()))
-        if self.batch_id is not None:
-            scope = f"batch {self.batch_id}"
-        elif self.full or self.since is None:
+        if self.full or self.since is None:
             scope = "full"
         else:
             scope = f"changes since {self.since:%Y-%m-%dT%H:%M:%SZ}"
-        left = (
-            f", {self.left_to_the_schedule} too big, left to the scheduled export"
-            if self.left_to_the_schedule
-            else ""
-        )
         return (
             f"{scope}: {self.upload_partitions} upload, {self.batch_partitions} batch and "
             f"{self.result_partitions} result partitions ({counted or 'no rows'}) "
-            f"in {self.seconds:.1f} s{left}"
+            f"in {self.seconds:.1f} s"
         )
 
 
@@ -197,22 +178,16 @@ class Exporter:
         save_state(self.store, ExportState(started_at, current, utcnow()))
         return run
 
-    def export_batch(self, batch_id: uuid.UUID) -> ExportRun:
-        """The partitions a batch touches, its own and those of its files, unless one is
-        too big to rewrite for one batch (UPLOADS_PER_BATCH_FILE). The watermark stays:
-        the scheduled run still looks at everything else."""
+    def has_changes(self, margin: timedelta) -> bool:
+        """Whether an export would find something new: no state yet, other schema
+        versions, or a change since the last run's start less `margin` (transactions
+        that committed after that run read). Cheaper than an export that finds nothing:
+        no partition is read, and the report is not rebuilt."""
+        state = load_state(self.store)
+        if state is None or state.versions != versions():
+            return True
         with self.db.read_session() as session:
-            uploads, batches = repo.partitions_of_batch(session, batch_id)
-            sizes = repo.uploads_per_partition(session, uploads | batches)
-            files = batch_repo.count_uploads(session, batch_id)
-        limit = max(SMALL_PARTITION_UPLOADS, UPLOADS_PER_BATCH_FILE * files)
-        small_uploads = [partition for partition in uploads if sizes[partition] <= limit]
-        small_batches = [partition for partition in batches if sizes[partition] <= limit]
-        run = ExportRun(batch_id=batch_id)
-        run.left_to_the_schedule = (
-            len(uploads) + len(batches) - len(small_uploads) - len(small_batches)
-        )
-        return self.export_partitions(small_uploads, small_batches, run)
+            return repo.changed_since(session, state.watermark - margin)
 
 
 def export_changed(
@@ -222,7 +197,5 @@ def export_changed(
     return Exporter.of(db, store, settings).export_changed(overlap, now)
 
 
-def export_batch(
-    db: Database, store: ObjectStore, settings: Settings, batch_id: uuid.UUID
-) -> ExportRun:
-    return Exporter.of(db, store, settings).export_batch(batch_id)
+def has_changes(db: Database, store: ObjectStore, settings: Settings, margin: timedelta) -> bool:
+    return Exporter.of(db, store, settings).has_changes(margin)

@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from httpx2 import Response
 
 from storage.db import Database, make_engine
-from tests.support.seaweed import free_port
+from testkit.seaweed import free_port
 
 PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
 

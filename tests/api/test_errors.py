@@ -14,10 +14,10 @@ from storage.db import Database, make_engine
 from storage.objectstore import LocalDirStore, ObjectStore, S3Store, make_minio_client
 from storage.repositories import uploads as upload_repo
 from storage.settings import Settings
+from testkit.seaweed import free_port
 from tests.api.helpers import assert_problem, dead_database, pdf_bytes, post_upload
 from tests.conftest import Tenant, make_tenant
 from tests.support.proxy import OutageProxy
-from tests.support.seaweed import free_port
 
 
 def test_unexpected_error_is_a_500_problem_without_a_stack_trace(

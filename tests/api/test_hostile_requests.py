@@ -18,8 +18,8 @@ from api.multipart import MAX_FIELDS
 from api.request_limits import MAX_JSON_BYTES, route_kind
 from bench.soak_requests import send_hostile_requests
 from storage.settings import Settings
-from tests.support.api_process import ApiProcess, api_process, measured
-from tests.support.hostile_http import (
+from testkit.api_process import ApiProcess, api_process, measured
+from testkit.hostile_http import (
     MIB,
     Answer,
     closed_after,

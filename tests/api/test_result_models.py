@@ -16,8 +16,8 @@ from processors.base import DocumentType, ProcessingContext
 from processors.einvoice.business_terms import term
 from processors.pipeline import read_document
 from processors.results.evidence import Box, Confidence, EvidenceField, FieldEvidence
-from tests.flows.samples import corpus_file
-from tests.processors.generated_docs import SAMPLE_INVOICE, german_invoice
+from testkit.generated_docs import SAMPLE_INVOICE, german_invoice
+from testkit.samples import corpus_file
 from tests.processors.test_result_roundtrip import COMPANY
 
 

@@ -19,10 +19,10 @@ from docintake_client import (
     RetryPolicy,
     Upload,
 )
+from testkit.samples import blank_pdf, corpus_file
+from testkit.seaweed import free_port
 from tests.api.helpers import make_zip
 from tests.client.support import Stack
-from tests.flows.samples import blank_pdf, corpus_file
-from tests.support.seaweed import free_port
 
 
 @pytest.fixture

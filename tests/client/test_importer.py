@@ -25,8 +25,8 @@ from docintake_client.importer import (
     run_import,
 )
 from storage.models import Batch, Upload
+from testkit.samples import blank_pdf, corpus_file
 from tests.client.support import Stack
-from tests.flows.samples import blank_pdf, corpus_file
 
 # The settings fixture's limits: 10 files, 4 MiB per archive, 1 MiB per file.
 LIMITS = ImportLimits(max_files=10, max_batch_bytes=4 * 1024 * 1024, max_file_bytes=1024 * 1024)

@@ -22,8 +22,8 @@ from docintake_client import (
     Upload,
 )
 from scripts.generate_client_models import TARGET, render
+from testkit.samples import blank_pdf, corpus_file
 from tests.client.support import Stack
-from tests.flows.samples import blank_pdf, corpus_file
 
 
 def test_the_models_are_what_the_openapi_document_says() -> None:

@@ -14,7 +14,7 @@ from sqlalchemy import Engine
 
 from flows.work import WorkerEnv
 from storage.objectstore import LocalDirStore, S3Store
-from tests.support.seaweed import ACCESS_KEY, SECRET_KEY
+from testkit.seaweed import ACCESS_KEY, SECRET_KEY
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,6 +28,9 @@ def worker_environment(env: WorkerEnv, engine: Engine, prefect_url: str) -> dict
         "DOCINTAKE_MAX_ARCHIVE_FILES": str(env.settings.max_archive_files),
         "DOCINTAKE_MAX_FILE_BYTES": str(env.settings.max_file_bytes),
         "DOCINTAKE_MAX_ARCHIVE_BYTES": str(env.settings.max_archive_bytes),
+        "DOCINTAKE_TABLES_EXPORT_INTERVAL_SECONDS": str(
+            env.settings.tables_export_interval_seconds
+        ),
     }
     if isinstance(env.store, LocalDirStore):
         variables["DOCINTAKE_VAR_DIR"] = str(env.store.root.parent)

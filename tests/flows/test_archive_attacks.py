@@ -19,9 +19,9 @@ from storage.models import Batch
 from storage.repositories import batches as batch_repo
 from storage.repositories import work as work_repo
 from storage.states import UnpackState
+from testkit.samples import blank_pdf
 from tests.api.helpers import lying_sizes, make_zip, post_batch, post_upload
 from tests.conftest import Tenant
-from tests.flows.samples import blank_pdf
 from tests.processors.hostile_zip import misplaced_directory, odf_bzip2_member, odf_lzma_member
 
 

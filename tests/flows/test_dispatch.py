@@ -21,9 +21,9 @@ from sqlalchemy import select
 from flows.dispatch import Dispatcher, DispatchPolicy
 from flows.work import WorkerEnv
 from storage.models import Upload, utcnow
+from testkit.samples import blank_pdf, corpus_file
 from tests.api.helpers import make_zip, post_batch, post_upload
 from tests.conftest import Tenant
-from tests.flows.samples import blank_pdf, corpus_file
 
 TERMINAL = {"completed", "failed"}
 

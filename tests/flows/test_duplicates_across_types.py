@@ -10,9 +10,9 @@ from fastapi.testclient import TestClient
 
 from flows.pipeline import process_uploads
 from flows.work import WorkerEnv
+from testkit.samples import blank_pdf, corpus_file
 from tests.api.helpers import post_upload
 from tests.conftest import Tenant
-from tests.flows.samples import blank_pdf, corpus_file
 
 
 def _drain() -> int:

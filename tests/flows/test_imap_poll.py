@@ -32,8 +32,8 @@ from storage.objectstore import ObjectStore
 from storage.repositories import imap_mailboxes
 from storage.repositories.imap_mailboxes import MailboxSettings
 from storage.settings import Settings
+from testkit.samples import blank_pdf
 from tests.conftest import make_tenant
-from tests.flows.samples import blank_pdf
 from tests.support.dovecot import Dovecot, start_dovecot
 from tests.support.pipeline import run_claimed_batch
 

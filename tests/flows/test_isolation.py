@@ -23,9 +23,9 @@ from flows.worker import Worker
 from storage.db import Database
 from storage.models import Batch, StatusChange, Upload
 from storage.repositories import work as work_repo
+from testkit.samples import blank_pdf
 from tests.api.helpers import make_zip, post_batch, post_upload
 from tests.conftest import Tenant, make_tenant
-from tests.flows.samples import blank_pdf
 from tests.flows.test_recovery import _kill_the_busy_reader, _pathological_invoice, _wait_for
 
 MIB = 1024 * 1024

@@ -26,11 +26,11 @@ from storage.models import Batch, utcnow
 from storage.repositories import mail_addresses
 from storage.settings import Settings
 from storage.tables.schemas import BATCHES
+from testkit.samples import blank_pdf, corpus_file
+from testkit.webhook_receiver import new_receiver, receiving
 from tests.conftest import Tenant
-from tests.flows.samples import blank_pdf, corpus_file
 from tests.flows.test_webhook_sender import delivered, wait_for
 from tests.support.pipeline import run_claimed_batch
-from tests.support.webhook_receiver import new_receiver, receiving
 
 MESSAGE_LIMIT = 256 * 1024
 

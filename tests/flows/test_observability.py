@@ -29,9 +29,9 @@ from flows.work import WorkerEnv
 from flows.worker import Worker
 from storage.models import Batch, Upload, utcnow
 from storage.repositories import work as work_repo
+from testkit.samples import blank_pdf
 from tests.api.helpers import make_zip, post_batch, post_upload
 from tests.conftest import Tenant
-from tests.flows.samples import blank_pdf
 
 
 def _posted_batch(api: TestClient, company: Tenant, files: int, label: str) -> dict[str, Any]:

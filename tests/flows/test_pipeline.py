@@ -15,9 +15,9 @@ from flows.unpack import BatchInfo
 from flows.work import WorkerEnv
 from storage.models import Batch, StatusChange, Upload
 from storage.repositories import work as work_repo
+from testkit.samples import blank_pdf, corpus_file
 from tests.api.helpers import make_zip, post_batch, post_upload
 from tests.conftest import Tenant
-from tests.flows.samples import blank_pdf, corpus_file
 
 
 def _drain() -> int:

@@ -23,8 +23,8 @@ from processors.base import (
     ProcessingContext,
     Reading,
 )
+from testkit.samples import blank_pdf, corpus_file
 from tests.flows.processes import python_output
-from tests.flows.samples import blank_pdf, corpus_file
 
 LIMITS = ReaderLimits(time_limit=20.0, cpu_seconds=2.0, memory_bytes=256 * 1024 * 1024)
 CONTEXT = ProcessingContext(DocumentType.AUTO, "x.pdf", CompanyProfile("Acme GmbH"))

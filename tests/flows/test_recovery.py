@@ -26,10 +26,10 @@ from storage.models import StatusChange, Upload, utcnow
 from storage.repositories import work as work_repo
 from storage.states import UploadStatus
 from storage.upload_moves import MAX_CRASHES
+from testkit.samples import blank_pdf, corpus_file
 from tests.api.helpers import make_zip, post_batch, post_upload
 from tests.conftest import Tenant
 from tests.flows.processes import ROOT, descendants, worker_environment
-from tests.flows.samples import blank_pdf, corpus_file
 from tests.support.proxy import OutageProxy
 
 

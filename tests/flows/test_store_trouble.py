@@ -24,11 +24,11 @@ from flows.worker import Worker
 from storage.models import Company, StatusChange, Upload, utcnow
 from storage.objectstore import S3Store, make_minio_client
 from storage.repositories import work as work_repo
+from testkit.samples import blank_pdf
+from testkit.seaweed import ACCESS_KEY, SECRET_KEY, SeaweedServer
 from tests.api.helpers import post_upload
 from tests.conftest import Tenant, make_tenant
-from tests.flows.samples import blank_pdf
 from tests.support.proxy import OutageProxy
-from tests.support.seaweed import ACCESS_KEY, SECRET_KEY, SeaweedServer
 
 # Past the document's time limit and its grace period together (1 + 10 s).
 SHORT_LIMIT_SECONDS = 1.0

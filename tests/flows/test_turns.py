@@ -17,9 +17,9 @@ from flows.turns import ReadingTurns
 from flows.work import WorkerEnv
 from flows.worker import Worker, WorkProbe
 from storage.work_news import BATCH
+from testkit.samples import blank_pdf
 from tests.api.helpers import make_zip, post_batch
 from tests.conftest import Tenant
-from tests.flows.samples import blank_pdf
 
 COMPANY = uuid.uuid4()
 

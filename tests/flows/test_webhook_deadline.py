@@ -20,7 +20,7 @@ from flows.webhook_http import DeliveryFailed, TargetPolicy, send
 from flows.webhook_sender import WebhookSender, lease_for
 from storage.db import Database
 from storage.settings import Settings
-from tests.support.webhook_receiver import black_hole, silent_server
+from testkit.webhook_receiver import black_hole, silent_server
 
 TIMEOUT = 1.0
 # Thread start-up and scheduling on a shared, loaded machine: the attempt ends this close

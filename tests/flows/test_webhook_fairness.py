@@ -18,6 +18,7 @@ from storage.db import Database
 from storage.models import utcnow
 from storage.repositories import webhooks as webhook_repo
 from storage.webhook_models import WebhookDelivery
+from testkit.webhook_receiver import black_hole, new_receiver, receiving
 from tests.conftest import Tenant, make_tenant
 from tests.flows.test_webhook_sender import (
     endpoint,
@@ -26,7 +27,6 @@ from tests.flows.test_webhook_sender import (
     sending,
     wait_for,
 )
-from tests.support.webhook_receiver import black_hole, new_receiver, receiving
 
 BACKLOG = 300
 # The other company's event reaches its receiver within this of its state change: the

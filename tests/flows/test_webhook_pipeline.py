@@ -14,11 +14,11 @@ from flows.pipeline import process_batch, process_uploads
 from flows.webhook_sender import WebhookSender
 from flows.work import WorkerEnv
 from storage.repositories import work as work_repo
+from testkit.samples import blank_pdf, corpus_file
+from testkit.webhook_receiver import new_receiver, receiving
 from tests.api.helpers import make_zip, post_batch, post_upload
 from tests.conftest import Tenant
-from tests.flows.samples import blank_pdf, corpus_file
 from tests.flows.test_webhook_sender import delivered, wait_for
-from tests.support.webhook_receiver import new_receiver, receiving
 
 
 def test_the_pipeline_s_outcomes_reach_a_registered_endpoint(

@@ -19,6 +19,7 @@ from storage.models import utcnow
 from storage.repositories import webhooks as webhook_repo
 from storage.secret_box import SecretBox, SecretUnreadable
 from storage.webhook_models import WebhookEndpoint
+from testkit.webhook_receiver import new_receiver, receiving
 from tests.conftest import make_tenant
 from tests.flows.test_webhook_sender import (
     delivered,
@@ -28,7 +29,6 @@ from tests.flows.test_webhook_sender import (
     sending,
     wait_for,
 )
-from tests.support.webhook_receiver import new_receiver, receiving
 
 
 def test_the_database_holds_no_secret_that_signs(fresh_engine: Engine, tmp_path: Path) -> None:

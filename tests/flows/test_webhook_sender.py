@@ -34,8 +34,8 @@ from storage.secret_box import SecretBox
 from storage.settings import Environment, Settings
 from storage.states import UploadStatus
 from storage.webhook_models import WebhookDelivery
+from testkit.webhook_receiver import new_receiver, receiving
 from tests.conftest import Tenant, make_tenant
-from tests.support.webhook_receiver import new_receiver, receiving
 
 EVENTS = ["upload.completed", "upload.failed", "upload.deleted", "batch.completed"]
 

@@ -17,6 +17,7 @@ from standardwebhooks import Webhook
 
 from storage.db import Database
 from storage.settings import Settings
+from testkit.webhook_receiver import new_receiver, receiving
 from tests.conftest import make_tenant
 from tests.flows.test_webhook_sender import (
     delivered,
@@ -25,7 +26,6 @@ from tests.flows.test_webhook_sender import (
     failed_upload,
     wait_for,
 )
-from tests.support.webhook_receiver import new_receiver, receiving
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = 5

@@ -19,6 +19,7 @@ from standardwebhooks import Webhook
 from flows.webhook_http import Deadline, TargetPolicy, TargetRefused, resolve, sign
 from storage.db import Database
 from storage.settings import Environment, Settings
+from testkit.webhook_receiver import new_receiver, receiving, trusting
 from tests.conftest import make_tenant
 from tests.flows.test_webhook_sender import (
     delivered,
@@ -29,7 +30,6 @@ from tests.flows.test_webhook_sender import (
     sending,
     wait_for,
 )
-from tests.support.webhook_receiver import new_receiver, receiving, trusting
 
 REFUSED_IN_PRODUCTION = [
     "127.0.0.1",

@@ -19,7 +19,7 @@ from processors.invoice_model import (
     Totals,
     VatBreakdown,
 )
-from tests.processors.generated_docs import _Pdf, german_amount
+from testkit.generated_docs import _Pdf, german_amount
 
 
 @dataclass(frozen=True)

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 import pypdfium2 as pdfium
 from PIL import Image, ImageChops, ImageOps, TiffImagePlugin
 
-from tests.processors.generated_docs import SAMPLE_STATEMENT, german_statement
-from tests.processors.hostile import pdf, stream
+from testkit.generated_docs import SAMPLE_STATEMENT, german_statement
+from testkit.hostile import pdf, stream
 
 DPI = 200
 INK = 128

@@ -26,8 +26,7 @@ from typing import Any
 from processors.bank_statement import best_reading, parse, statement_data
 from processors.pdf_invoices.processor import extract_invoice, joined
 from processors.pdf_text import PdfText, read_pdf_text
-from tests.processors.conftest import CORPUS, MANIFEST
-from tests.processors.generated_docs import (
+from testkit.generated_docs import (
     SAMPLE_INVOICE,
     SAMPLE_STATEMENT,
     Booking,
@@ -39,6 +38,7 @@ from tests.processors.generated_docs import (
     german_invoice,
     german_statement,
 )
+from tests.processors.conftest import CORPUS, MANIFEST
 from tests.processors.scans import GRADES, ScanGrade, scan
 
 INVOICES: tuple[InvoiceSpec, ...] = (

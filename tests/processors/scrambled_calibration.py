@@ -27,7 +27,7 @@ from processors.text_quality import (
     language_evidence,
     reads_as_text,
 )
-from tests.processors import generated_docs as generated
+from testkit import generated_docs as generated
 from tests.processors.conftest import CORPUS, MANIFEST
 from tests.processors.scrambled_docs import (
     ENGLISH_LETTER,

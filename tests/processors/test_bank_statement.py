@@ -13,8 +13,7 @@ import pytest
 
 from processors.bank_statement import BankStatementProcessor, parse
 from processors.base import DocumentType, FailureCode, FileKind, ProcessingError, ResultType
-from tests.processors.conftest import context, manifest_rows, row_id
-from tests.processors.generated_docs import (
+from testkit.generated_docs import (
     SAMPLE_INVOICE,
     SAMPLE_STATEMENT,
     Booking,
@@ -23,6 +22,7 @@ from tests.processors.generated_docs import (
     german_invoice,
     german_statement,
 )
+from tests.processors.conftest import context, manifest_rows, row_id
 
 PROCESSOR = BankStatementProcessor()
 LAYOUTS = {"german": german_statement, "english": english_statement}

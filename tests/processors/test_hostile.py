@@ -1,4 +1,4 @@
-"""The hostile corpus (tests/processors/hostile*.py) through `read_document`.
+"""The hostile corpus (testkit/hostile.py, tests/processors/hostile_*.py) through `read_document`.
 
 Every case runs in one reader child process (forkserver, as the pipeline's readers
 run), which generates the file, resets its peak memory (VmHWM, via /proc/self/clear_refs)
@@ -23,7 +23,8 @@ from typing import Any
 import pytest
 
 from processors.base import CompanyProfile, DocumentType, FailureCode, ProcessingContext
-from tests.processors import hostile, hostile_xml, hostile_zip
+from testkit import hostile
+from tests.processors import hostile_xml, hostile_zip
 
 CASE_SECONDS = 30.0
 MAX_PEAK_MIB = 400

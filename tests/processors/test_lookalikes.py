@@ -10,8 +10,7 @@ import pytest
 from processors.base import DocumentType, ResultType
 from processors.pdf_invoices.title_and_template import placeholders, titled
 from processors.pipeline import read_document
-from tests.processors.conftest import context
-from tests.processors.lookalike_docs import (
+from testkit.lookalike_docs import (
     EXPECTED,
     KINDS,
     Layout,
@@ -19,7 +18,8 @@ from tests.processors.lookalike_docs import (
     restaurant_bill,
     till_receipt,
 )
-from tests.processors.lookalike_numbers import german_price_list
+from testkit.lookalike_numbers import german_price_list
+from tests.processors.conftest import context
 from tests.processors.scans import GRADE, scan
 from tests.processors.test_ocr import needs_tesseract
 

@@ -25,7 +25,7 @@ from processors.pdf_text import MIN_MEAN_CONFIDENCE, read_pdf_text
 from processors.pipeline import read_document
 from processors.text_quality import measure
 from processors.text_values import page_texts
-from tests.processors.generated_docs import (
+from testkit.generated_docs import (
     SAMPLE_INVOICE,
     SAMPLE_STATEMENT,
     InvoiceSpec,

@@ -10,7 +10,7 @@ import pytest
 
 from processors.ocr import installed_models
 from processors.pdf_text import read_pdf_text
-from tests.processors.language_scans import LETTERS, accented_words, language_letter
+from testkit.language_scans import LETTERS, accented_words, language_letter
 from tests.processors.scans import GRADE, scan
 from tests.processors.test_ocr import PASS_LOGGING_TESSERACT, needs_tesseract
 

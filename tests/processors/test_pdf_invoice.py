@@ -27,8 +27,7 @@ from processors.pdf_invoices.processor import (
     read_text,
 )
 from processors.text_values import find_amounts, find_dates, find_ibans, parse_number
-from tests.processors.conftest import context, manifest_rows, row_id
-from tests.processors.generated_docs import (
+from testkit.generated_docs import (
     SAMPLE_INVOICE,
     InvoiceSpec,
     VatRow,
@@ -36,6 +35,7 @@ from tests.processors.generated_docs import (
     german_invoice,
     table_invoice,
 )
+from tests.processors.conftest import context, manifest_rows, row_id
 
 PROCESSOR = PdfTextInvoiceProcessor()
 LAYOUTS = {"german": german_invoice, "english": english_invoice, "tables": table_invoice}

@@ -7,8 +7,8 @@ from processors.base import ResultType
 from processors.pdf_invoices import PdfTextInvoiceProcessor
 from processors.pdf_invoices.fields import read_invoice
 from processors.results.evidence import EvidenceField
+from testkit.generated_docs import SAMPLE_INVOICE, german_invoice
 from tests.processors.conftest import context
-from tests.processors.generated_docs import SAMPLE_INVOICE, german_invoice
 from tests.processors.pdf_invoice_pages import Page
 
 MM = 72 / 25.4

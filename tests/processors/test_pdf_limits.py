@@ -17,7 +17,7 @@ from processors.pdf_limits import (
     OverLimit,
     check_decoded_size,
 )
-from tests.processors.hostile import MiB, deflate_zeros, one_page, stream
+from testkit.hostile import MiB, deflate_zeros, one_page, stream
 
 
 def _image_page(width: int, height: int, data: bytes, filters: bytes) -> bytes:

@@ -20,7 +20,7 @@ from processors.base import (
     ResultType,
 )
 from processors.pipeline import read_document
-from tests.flows.samples import blank_pdf
+from testkit.samples import blank_pdf
 
 CONTEXT = ProcessingContext(DocumentType.AUTO, "a.pdf", CompanyProfile("Acme GmbH"))
 

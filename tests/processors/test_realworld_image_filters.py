@@ -14,7 +14,7 @@ from processors.base import DocumentType, FailureCode, ProcessingError, ResultTy
 from processors.pdf import open_pdf
 from processors.pdf_limits import check_decoded_size
 from processors.pipeline import read_document
-from tests.processors.generated_docs import SAMPLE_STATEMENT
+from testkit.generated_docs import SAMPLE_STATEMENT
 from tests.processors.image_filters import (
     ENCODERS,
     EncodedImage,

@@ -21,8 +21,8 @@ from pypdf.generic import ByteStringObject, NameObject
 from processors.base import DocumentType, FailureCode, ProcessingError, ResultType
 from processors.einvoice import EInvoiceProcessor
 from processors.pipeline import read_document
+from testkit.generated_docs import SAMPLE_INVOICE, german_invoice
 from tests.processors.conftest import context
-from tests.processors.generated_docs import SAMPLE_INVOICE, german_invoice
 from tests.processors.scans import GRADE, scan
 
 ALGORITHMS = ("RC4-40", "RC4-128", "AES-128", "AES-256-R5", "AES-256")

@@ -18,13 +18,13 @@ import pytest
 from processors.base import DocumentType, FailureCode, FileKind, Outcome
 from processors.pipeline import IntakeRejected, read_document
 from processors.sniff import MAX_PDF_HEADER_OFFSET, identify, pdf_header_offset
-from tests.processors.conftest import context
-from tests.processors.generated_docs import (
+from testkit.generated_docs import (
     SAMPLE_INVOICE,
     SAMPLE_STATEMENT,
     german_invoice,
     german_statement,
 )
+from tests.processors.conftest import context
 from tests.processors.scans import GRADE, scan
 
 _XREF_ENTRY = re.compile(rb"^(\d{10}) (\d{5}) n", re.MULTILINE)

@@ -41,14 +41,14 @@ from processors.results.other_document import (
 )
 from processors.results.payment_file import PaymentFile
 from processors.results.source import OcrSummary
-from tests.processors.conftest import CORPUS, manifest_rows, row_id
-from tests.processors.generated_docs import (
+from testkit.generated_docs import (
     SAMPLE_INVOICE,
     SAMPLE_STATEMENT,
     english_statement,
     german_invoice,
     german_statement,
 )
+from tests.processors.conftest import CORPUS, manifest_rows, row_id
 from tests.processors.scans import GRADE, scan
 
 SHAPES = json.loads((Path(__file__).with_name("result_shapes.json")).read_text())

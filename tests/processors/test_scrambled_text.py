@@ -10,7 +10,7 @@ import pytest
 
 from processors.pdf_text import read_pdf_text
 from processors.text_quality import language_evidence, reads_as_language
-from tests.processors.generated_docs import (
+from testkit.generated_docs import (
     SAMPLE_INVOICE,
     SAMPLE_STATEMENT,
     english_invoice,

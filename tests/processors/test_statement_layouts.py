@@ -12,11 +12,11 @@ from processors.bank_statement import BankStatementProcessor, parse
 from processors.base import DocumentType, ProcessingError
 from processors.ocr import ocr_available
 from processors.statements.tokens import decimal_comma, find_amounts, find_dates
+from testkit.statements.layouts import LAYOUT, LAYOUTS
+from testkit.statements.measure import Score, score
+from testkit.statements.render import render
 from tests.processors.conftest import context
 from tests.processors.scans import GRADE, scan
-from tests.processors.statements.layouts import LAYOUT, LAYOUTS
-from tests.processors.statements.measure import Score, score
-from tests.processors.statements.render import render
 
 PROCESSOR = BankStatementProcessor()
 MIN_FIELDS_EXACT = 0.98

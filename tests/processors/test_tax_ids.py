@@ -19,7 +19,7 @@ from processors.tax_ids import (
     check_vat_id,
     tax_id_checks,
 )
-from tests.processors.generated_docs import SAMPLE_INVOICE, german_invoice
+from testkit.generated_docs import SAMPLE_INVOICE, german_invoice
 
 # One published valid VAT id per member state (the examples of each state's tax
 # administration, as quoted in python-stdnum's documentation), as printed on invoices.

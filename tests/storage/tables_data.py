@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from storage.models import Batch, Result, StatusChange, Upload
 from storage.objectstore import LocalDirStore, ObjectStore, S3Store, s3_reader_options
 from storage.tables.schemas import TableSchema
-from tests.support.seaweed import ACCESS_KEY, SECRET_KEY, SeaweedServer
+from testkit.seaweed import ACCESS_KEY, SECRET_KEY, SeaweedServer
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 

@@ -19,8 +19,8 @@ from storage.db import Database
 from storage.models import utcnow
 from storage.repositories import bank_accounts, retention
 from storage.repositories import results as result_repo
+from testkit.generated_docs import SAMPLE_INVOICE, german_invoice
 from tests.conftest import Tenant
-from tests.processors.generated_docs import SAMPLE_INVOICE, german_invoice
 
 FIRST_IBAN = "DE89370400440532013000"
 SECOND_IBAN = "DE02120300000000202051"

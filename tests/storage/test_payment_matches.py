@@ -18,14 +18,14 @@ from storage.models import Result
 from storage.payment_match_models import MatchStatus
 from storage.repositories import payment_matches, web_results
 from storage.repositories import results as result_repo
-from tests.conftest import Tenant
-from tests.processors.generated_docs import (
+from testkit.generated_docs import (
     SAMPLE_INVOICE,
     SAMPLE_STATEMENT,
     Booking,
     german_invoice,
     german_statement,
 )
+from tests.conftest import Tenant
 
 GROSS = SAMPLE_INVOICE.gross
 

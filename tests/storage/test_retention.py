@@ -21,9 +21,9 @@ from storage.models import Result, Upload, utcnow
 from storage.repositories import uploads as upload_repo
 from storage.repositories import web_results
 from storage.retention import PurgeRun, purge_deleted
+from testkit.samples import blank_pdf
 from tests.api.helpers import post_upload
 from tests.conftest import Tenant, make_tenant
-from tests.flows.samples import blank_pdf
 from tests.storage.retention_data import deleted_upload
 from tests.web.results_helpers import read_queued, result_id, send_and_read, stored_upload
 

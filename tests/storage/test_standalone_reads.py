@@ -14,7 +14,7 @@ from sqlalchemy import Engine, text
 from sqlalchemy.orm import Session
 
 from storage.db import Database, make_engine
-from tests.support.databases import POSTGRES_URL, migrated_sqlite
+from testkit.databases import POSTGRES_URL, migrated_sqlite
 
 
 @pytest.fixture

@@ -18,13 +18,12 @@ from pydantic import SecretStr
 
 from storage.db import Database
 from storage.links import result_url
-from storage.models import Upload
+from storage.models import Batch, Upload
 from storage.objectstore import LocalDirStore, ObjectStore, build_object_store
 from storage.repositories import uploads as upload_repo
 from storage.settings import Settings
 from storage.states import UploadStatus
-from storage.tables import export
-from storage.tables.export import export_batch, export_changed
+from storage.tables.export import export_changed, has_changes
 from storage.tables.parquet import write_partition
 from storage.tables.read import scan_table
 from storage.tables.schemas import (
@@ -39,9 +38,9 @@ from storage.tables.schemas import (
     versions,
 )
 from storage.tables.state import ExportState, load_state, save_state
+from testkit.seaweed import ACCESS_KEY, SECRET_KEY, SeaweedServer
 from tests.conftest import Tenant
 from tests.storage.tables_data import T0, add_batch, add_upload, duckdb_query, tables_store
-from tests.support.seaweed import ACCESS_KEY, SECRET_KEY, SeaweedServer
 
 FAILED_READ = (("queued", 0), ("processing", 1), ("failed", 4))
 REFUSED = (("failed", 0),)
@@ -296,43 +295,52 @@ def test_an_interrupted_write_leaves_the_old_file_and_no_temporary_one(
         assert files == ["part-0.parquet"]
 
 
-def test_a_batch_export_writes_its_partitions_and_leaves_the_watermark(
+def test_an_export_is_wanted_only_when_something_changed(
     database: Database, store: ObjectStore, settings: Settings, tenant: Tenant
 ) -> None:
-    uploads = _seed(database, tenant.company_id)
-    batch_id = uploads["in_batch"].batch_id
-    assert batch_id is not None
+    uploads = _seed(database, tenant.company_id)  # changed around T0
+    margin = timedelta(seconds=50)
+    assert has_changes(database, store, settings, margin), "never exported"
+    export_changed(database, store, settings, now=T0 + timedelta(days=2))
+    assert not has_changes(database, store, settings, margin)
+    assert has_changes(database, store, settings, timedelta(days=3)), "within the margin"
 
-    run = export_batch(database, store, settings, batch_id)
+    with database.session() as session:
+        upload = session.get(Upload, uploads["read"].id)
+        assert upload is not None
+        upload_repo.change_status(session, upload, UploadStatus.DELETED)
+        session.commit()
 
-    assert (run.upload_partitions, run.batch_partitions) == (1, 1)
-    assert run.summary().startswith(f"batch {batch_id}: 1 upload, 1 batch and 0 result partitions")
-    assert load_state(store) is None
-    assert _frame(store, BATCHES)["batch_id"].to_list() == [str(batch_id)]
-    assert _frame(store, UPLOADS).height == 3  # the batch's day, with its other uploads
+    assert has_changes(database, store, settings, margin)
 
 
-def test_a_batch_leaves_a_company_day_too_big_for_it_to_the_scheduled_export(
-    database: Database,
-    store: ObjectStore,
-    settings: Settings,
-    tenant: Tenant,
-    monkeypatch: pytest.MonkeyPatch,
+def test_a_batch_changed_alone_wants_an_export(
+    database: Database, store: ObjectStore, settings: Settings, tenant: Tenant
 ) -> None:
-    uploads = _seed(database, tenant.company_id)  # its day: 3 uploads, 1 in the batch
-    batch_id = uploads["in_batch"].batch_id
-    assert batch_id is not None
-    monkeypatch.setattr(export, "SMALL_PARTITION_UPLOADS", 2)
-    monkeypatch.setattr(export, "UPLOADS_PER_BATCH_FILE", 2)
+    with database.session() as session:
+        batch_id = add_batch(session, tenant.company_id).id
+        session.commit()
+    export_changed(database, store, settings, now=T0 + timedelta(days=2))
 
-    run = export_batch(database, store, settings, batch_id)
+    with database.session() as session:  # an archive refused while unpacking
+        batch = session.get(Batch, batch_id)
+        assert batch is not None
+        batch.unpack_state = "failed"
+        session.commit()
 
-    assert (run.upload_partitions, run.batch_partitions, run.left_to_the_schedule) == (0, 0, 2)
-    assert run.summary().endswith("2 too big, left to the scheduled export")
-    assert _frame(store, UPLOADS).height == 0
-    export_changed(database, store, settings)
-    assert _frame(store, UPLOADS).height == 4
-    assert _frame(store, BATCHES)["batch_id"].to_list() == [str(batch_id)]
+    assert has_changes(database, store, settings, timedelta(seconds=50))
+
+
+def test_a_new_schema_version_wants_an_export(
+    database: Database, store: ObjectStore, settings: Settings, tenant: Tenant
+) -> None:
+    _seed(database, tenant.company_id)
+    export_changed(database, store, settings, now=T0 + timedelta(days=2))
+    state = load_state(store)
+    assert state is not None
+    save_state(store, ExportState(state.watermark, {**state.versions, "uploads": 0}, T0))
+
+    assert has_changes(database, store, settings, timedelta(seconds=50))
 
 
 def test_a_table_never_written_reads_as_empty(store: ObjectStore) -> None:

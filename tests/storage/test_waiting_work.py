@@ -9,9 +9,9 @@ from fastapi.testclient import TestClient
 from storage.db import Database
 from storage.models import utcnow
 from storage.repositories import work as work_repo
+from testkit.samples import blank_pdf
 from tests.api.helpers import make_zip, post_batch, post_upload
 from tests.conftest import Tenant
-from tests.flows.samples import blank_pdf
 
 LEASE = timedelta(seconds=60)
 

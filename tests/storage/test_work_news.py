@@ -16,10 +16,10 @@ from storage import idempotency
 from storage.db import Database, make_engine
 from storage.repositories.news import announce_work
 from storage.work_news import BATCH, SINGLE, WorkListener, can_listen, local_folder
+from testkit.databases import migrated_postgres
+from testkit.samples import blank_pdf
 from tests.api.helpers import make_zip, post_batch, post_upload
 from tests.conftest import Tenant
-from tests.flows.samples import blank_pdf
-from tests.support.databases import migrated_postgres
 
 
 def _listening(engine: Engine, on_news: Callable[[str], None]) -> WorkListener:

@@ -25,7 +25,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from tests.support.seaweed import free_port
+from testkit.seaweed import free_port
 
 HOST_NAME = "localhost"
 USERS = 200

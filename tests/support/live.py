@@ -10,7 +10,7 @@ from contextlib import contextmanager
 import uvicorn
 from fastapi import FastAPI
 
-from tests.support.seaweed import free_port
+from testkit.seaweed import free_port
 
 
 @contextmanager

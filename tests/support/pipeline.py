@@ -34,10 +34,10 @@ from flows.work import WorkerEnv
 from storage.db import Database, make_engine
 from storage.objectstore import ObjectStore, S3Store
 from storage.settings import Settings
+from testkit.seaweed import ACCESS_KEY, SECRET_KEY, SeaweedServer
 from tests.conftest import Tenant, make_tenant
 from tests.flows.processes import ROOT, kill_tree, worker_environment
 from tests.support.proxy import OutageProxy
-from tests.support.seaweed import ACCESS_KEY, SECRET_KEY, SeaweedServer
 
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("PREFECT_SERVER_UI_SHOW_PROMOTIONAL_CONTENT", "false")
@@ -170,7 +170,7 @@ def outage_env(
     """The worker's connections to Postgres and S3 run through proxies the test can cut."""
     if not backend.startswith("postgres"):
         pytest.skip("the embedded backend has no network dependency to cut")
-    from tests.support.databases import POSTGRES_URL
+    from testkit.databases import POSTGRES_URL
 
     db_proxy = OutageProxy("127.0.0.1", 5432)
     schema_url = env.db.engine.url.render_as_string(hide_password=False)

@@ -9,7 +9,7 @@ import socket
 import threading
 import time
 
-from tests.support.seaweed import free_port
+from testkit.seaweed import free_port
 
 
 class OutageProxy:

@@ -28,8 +28,8 @@ from api.deps import Services
 from storage.db import Database
 from storage.objectstore import LocalDirStore
 from storage.settings import Environment, Settings
-from tests.support.databases import migrated_sqlite
-from tests.support.seaweed import free_port
+from testkit.databases import migrated_sqlite
+from testkit.seaweed import free_port
 from tests.web.support import Account, log_in, make_account
 
 CHROMIUM = "/usr/bin/chromium"

@@ -21,8 +21,8 @@ from flows.executor import DocumentExecutor
 from flows.jobs import JobEnd
 from flows.work import WorkerEnv, claim, run_job
 from storage.models import Result, Upload
+from testkit.samples import CORPUS, corpus_file
 from tests.api.helpers import post_upload
-from tests.flows.samples import CORPUS, corpus_file
 
 READ_TIME_LIMIT = 30.0
 

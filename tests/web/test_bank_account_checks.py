@@ -16,7 +16,7 @@ from api.deps import Services
 from storage.bank_account_models import AccountWarningRow
 from storage.db import Database
 from storage.repositories import bank_accounts, users
-from tests.processors.generated_docs import SAMPLE_INVOICE, german_invoice
+from testkit.generated_docs import SAMPLE_INVOICE, german_invoice
 from tests.web.results_helpers import result_id, send_and_read
 from tests.web.support import Account, session_csrf
 from tests.web.test_page_audit import audit

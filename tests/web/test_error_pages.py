@@ -18,7 +18,7 @@ from storage.db import Database, make_engine
 from storage.objectstore import LocalDirStore, ObjectStore, S3Store, make_minio_client
 from storage.repositories import uploads
 from storage.settings import Settings
-from tests.support.seaweed import SeaweedServer, free_port
+from testkit.seaweed import SeaweedServer, free_port
 from tests.web.support import Account, log_in, make_account, seed_upload
 
 HTML = "text/html; charset=utf-8"

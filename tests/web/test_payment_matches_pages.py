@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from api.deps import Services
 from storage.db import Database
 from storage.repositories import payment_matches
-from tests.processors.generated_docs import (
+from testkit.generated_docs import (
     SAMPLE_INVOICE,
     SAMPLE_STATEMENT,
     Booking,

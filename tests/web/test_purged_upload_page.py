@@ -12,7 +12,7 @@ from api.deps import Services
 from storage.db import Database
 from storage.models import utcnow
 from storage.retention import purge_deleted
-from tests.flows.samples import blank_pdf
+from testkit.samples import blank_pdf
 from tests.web.results_helpers import result_id, send_and_read
 from tests.web.support import Account, session_csrf
 

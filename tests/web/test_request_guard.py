@@ -15,8 +15,8 @@ from api.deps import Services
 from api.web.limits import MAX_FORM_BYTES, MAX_FORM_FIELDS
 from api.web.security_headers import CONTENT_SECURITY_POLICY
 from storage.db import Database
+from testkit.hostile_http import stream
 from tests.api.helpers import assert_problem
-from tests.support.hostile_http import stream
 from tests.support.live import serve
 from tests.web.results_helpers import e_invoice, result_id, result_path, send_and_read
 from tests.web.support import Account, csrf_in, seed_upload, session_csrf

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfWriter
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
 
 @cache

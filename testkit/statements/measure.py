@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from tests.processors.statements.data import Transaction
-from tests.processors.statements.model import Col
-from tests.processors.statements.render import Rendered
+from testkit.statements.data import Transaction
+from testkit.statements.model import Col
+from testkit.statements.render import Rendered
 
 FIELDS = (
     "bookingDate",
@@ -125,8 +125,8 @@ def score(rendered: Rendered, name: str, data: Mapping[str, Any] | str) -> Score
         opening, closing = head.get("openingBalance"), head.get("closingBalance")
         result.balances = (opening, closing) == (str(statement.opening), str(statement.closing))
         if not result.balances:
-            want = f"{statement.opening}/{statement.closing}"
-            result.misses.append(f"balances: read {opening}/{closing}, printed {want}")
+            expected = f"{statement.opening}/{statement.closing}"
+            result.misses.append(f"balances: read {opening}/{closing}, printed {expected}")
         result.reconciled = data.get("reconciled") is True
     return result
 

@@ -3,7 +3,7 @@ printed in a column of their own: a trade that moves cash is a booking too."""
 
 from __future__ import annotations
 
-from tests.processors.statements.data import Kind
+from testkit.statements.data import Kind
 
 NEOBANK_DE_TYPES = {
     Kind.INCOMING: "Überweisung",

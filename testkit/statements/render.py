@@ -9,8 +9,8 @@ from decimal import Decimal
 
 from fpdf import FPDF
 
-from tests.processors.statements.data import Statement, Transaction, build_statement
-from tests.processors.statements.model import Balances, Col, Counterparty, Layout
+from testkit.statements.data import Statement, Transaction, build_statement
+from testkit.statements.model import Balances, Col, Counterparty, Layout
 
 LEFT = 15.0
 TOP = 15.0
@@ -101,7 +101,10 @@ def _amount_cells(layout: Layout, amount: Decimal) -> Row:
     cells: Row = {}
     if Col.AMOUNT in kinds:
         marked = Col.MARK in kinds and layout.unsigned is not None
-        cells[Col.AMOUNT] = layout.unsigned(abs(value)) if marked else layout.amount(value)
+        if marked and layout.unsigned is not None:
+            cells[Col.AMOUNT] = layout.unsigned(abs(value))
+        else:
+            cells[Col.AMOUNT] = layout.amount(value)
     else:
         unsigned = layout.unsigned or (lambda v: layout.amount(abs(v)))
         cells[Col.DEBIT if amount < 0 else Col.CREDIT] = unsigned(value)

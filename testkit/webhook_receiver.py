@@ -23,7 +23,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from tests.support.seaweed import free_port
+from testkit.seaweed import free_port
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,9 @@ import random
 from collections.abc import Callable
 from decimal import Decimal
 
-from tests.processors.generated_docs import english_amount, german_amount
-from tests.processors.lookalike_base import Doc, included_tax, random_price
-from tests.processors.lookalike_numbers import (
+from testkit.generated_docs import english_amount, german_amount
+from testkit.lookalike_base import Doc, included_tax, random_price
+from testkit.lookalike_numbers import (
     english_chart,
     english_price_list,
     german_price_list,

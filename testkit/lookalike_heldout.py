@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from decimal import Decimal
 
-from tests.processors.generated_docs import german_amount
-from tests.processors.lookalike_base import Doc, included_tax, random_price
+from testkit.generated_docs import german_amount
+from testkit.lookalike_base import Doc, included_tax, random_price
 
 
 def bakery_receipt(seed: int) -> bytes:

@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 from decimal import Decimal
 
-from tests.processors.generated_docs import english_amount, german_amount
-from tests.processors.lookalike_base import CENT, Doc, random_price
+from testkit.generated_docs import english_amount, german_amount
+from testkit.lookalike_base import CENT, Doc, random_price
 
 # --- charts of accounts ----------------------------------------------------------------
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import httpx2 as httpx
 
-from tests.support.seaweed import free_port
+from testkit.seaweed import free_port
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 

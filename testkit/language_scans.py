@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-import pypdfium2 as pdfium
+import pypdfium2 as pdfium  # type: ignore[import-untyped]
 from fpdf import FPDF
 
 _ACCENTED_WORD = re.compile(r"\w*[À-ÖØ-öø-ÿ]\w*")

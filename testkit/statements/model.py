@@ -6,8 +6,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from tests.processors.statements.data import DataSpec, Kind
-from tests.processors.statements.formats import AmountFormat, DateFormat
+from testkit.statements.data import DataSpec, Kind
+from testkit.statements.formats import AmountFormat, DateFormat
 
 
 class Col(StrEnum):

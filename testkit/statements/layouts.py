@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from datetime import date
 
-from tests.processors.statements import formats as f
-from tests.processors.statements.data import DataSpec, Kind
-from tests.processors.statements.model import Balances, Col, Column, Counterparty, Labels, Layout
-from tests.processors.statements.neobank_types import (
+from testkit.statements import formats as f
+from testkit.statements.data import DataSpec, Kind
+from testkit.statements.model import Balances, Col, Column, Counterparty, Labels, Layout
+from testkit.statements.neobank_types import (
     NEOBANK_DE_TYPES,
     NEOBANK_EN_TYPES,
     NEOBANK_NL_TYPES,
