@@ -155,10 +155,9 @@ def _claim_new(session: Session, request: IntakeRequest) -> Claim[UploadView] | 
         size_bytes=request.file.size_bytes,
         object_key=request.file.object_key,
     )
-    view = insert_queued(session, new)
+    view = insert_queued(session, new)  # announces it too
     if view is None:
         return None
-    announce_work(session, SINGLE)
     return Claim(record=view, replayed=False, uses_new_object=True)
 
 

@@ -1,4 +1,5 @@
-"""A new single upload, queued, in two Core statements: the API's intake path.
+"""A new single upload, queued and announced, in two statements (one on Postgres): the
+API's intake path.
 
 `POST /v1/uploads` inserts the upload and its first history row. Through the ORM (a
 look-up first, a savepoint, two flushes) that was about 2 ms of the API's CPU a POST,
@@ -16,7 +17,9 @@ from dataclasses import dataclass
 from sqlalchemy import bindparam, insert, text
 from sqlalchemy.orm import Session
 
+from storage import work_news
 from storage.models import StatusChange, Upload, utcnow
+from storage.repositories.news import announce_work
 from storage.repositories.upload_views import UploadView
 from storage.states import UploadStatus, check_transition
 
@@ -44,11 +47,22 @@ _uploads = Upload.__table__
 # UUIDs and times are bound as the ORM binds them), the same on both databases:
 # SQLAlchemy's dialect inserts with ON CONFLICT are never cached, and compiling one
 # again for every request cost as much as the rest of the insert.
-_NEW_UPLOAD = text(
+_INSERT = (
     f"INSERT INTO {Upload.__tablename__} ({', '.join(_COLUMNS)})"
     f" VALUES ({', '.join(':' + name for name in _COLUMNS)})"
     " ON CONFLICT DO NOTHING RETURNING id"
-).bindparams(*(bindparam(name, type_=_uploads.c[name].type) for name in _COLUMNS))
+)
+_TYPED = [bindparam(name, type_=_uploads.c[name].type) for name in _COLUMNS]
+_NEW_UPLOAD = text(_INSERT).bindparams(*_TYPED)
+# Postgres: the upload, its history row and the news (delivered at commit, like the
+# rows) in one statement, one round trip instead of three (each 0.13-0.16 ms of the
+# API's CPU, and a wake-up of the API and of Postgres).
+_NEW_UPLOAD_ANNOUNCED = text(
+    f"WITH new AS ({_INSERT}),"
+    f" history AS (INSERT INTO {StatusChange.__tablename__}"
+    " (upload_id, from_status, to_status, at) SELECT id, NULL, :status, :created_at FROM new)"
+    f" SELECT id, pg_notify({work_news.CHANNEL_SQL}, :kind) FROM new"
+).bindparams(*_TYPED, bindparam("kind"))
 _FIRST_HISTORY = insert(StatusChange)
 
 
@@ -64,14 +78,17 @@ class NewUpload:
 
 
 def insert_queued(session: Session, new: NewUpload) -> UploadView | None:
-    """Insert the upload as `queued` with its history row; None when an idempotency key
-    is already taken (nothing was written)."""
+    """Insert the upload as `queued` with its history row, and announce it (news of a
+    single upload, sent if the transaction commits); None when an idempotency key is
+    already taken (nothing was written or announced)."""
     check_transition(None, UploadStatus.QUEUED)
     connection = session.connection()
+    on_postgres = connection.dialect.name == "postgresql"
     upload_id, now = uuid.uuid4(), utcnow()
     inserted = connection.execute(
-        _NEW_UPLOAD,
+        _NEW_UPLOAD_ANNOUNCED if on_postgres else _NEW_UPLOAD,
         {
+            "kind": work_news.SINGLE,
             "id": upload_id,
             "company_id": new.company_id,
             "external_id": new.external_id,
@@ -89,15 +106,10 @@ def insert_queued(session: Session, new: NewUpload) -> UploadView | None:
     )
     if inserted.first() is None:  # (rowcount is not told for an INSERT on psycopg)
         return None
-    connection.execute(
-        _FIRST_HISTORY,
-        {
-            "upload_id": upload_id,
-            "from_status": None,
-            "to_status": UploadStatus.QUEUED.value,
-            "at": now,
-        },
-    )
+    if not on_postgres:
+        history = {"upload_id": upload_id, "to_status": UploadStatus.QUEUED.value, "at": now}
+        connection.execute(_FIRST_HISTORY, {"from_status": None, **history})
+        announce_work(session, work_news.SINGLE)
     return UploadView(
         id=upload_id,
         batch_id=None,

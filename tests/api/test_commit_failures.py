@@ -59,7 +59,7 @@ class BrokenDatabase:
 
     def _note_recording(self, _connection: Any, _cursor: Any, statement: str, *_: Any) -> None:
         """The transaction inserts an upload or a batch (through the ORM or not)."""
-        if statement.lstrip().upper().startswith(RECORDING):
+        if any(insert in statement.upper() for insert in RECORDING):
             self._recording = True
 
     def _forget_recording(self, _connection: Any) -> None:
