@@ -132,7 +132,8 @@ def current_key(request: Request, services: ServicesDep) -> api_keys.ActiveKey:
 CurrentKeyDep = Annotated[api_keys.ActiveKey, Depends(current_key)]
 
 
-def current_company_id(key: CurrentKeyDep) -> uuid.UUID:
+async def current_company_id(key: CurrentKeyDep) -> uuid.UUID:
+    # async: FastAPI would run a plain function in the threadpool, a thread hop per request.
     return key.company_id
 
 

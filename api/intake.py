@@ -3,9 +3,9 @@
 Bytes are hashed and written by a thread of the request's own in 512 KiB slices, fed
 through a small bounded queue: the event loop keeps reading and parsing while the
 previous slices are hashed and written, and waits only when the queue is full. A file
-that fits in one slice (most documents) is hashed and written in one trip to the
-thread pool instead: a thread of its own and four trips cost more CPU than the file's
-hashing and writing (docs/throughput.md).
+that fits in one slice (most documents) is kept in hand and hashed and written in the
+route's one trip to the thread pool, with its claim: a thread of its own, or a trip of
+its own, costs more CPU than the file's hashing and writing (docs/throughput.md).
 
 A file over the per-file limit stops being written (the partial object is dropped) but
 is still hashed to the end, so a repeat of it is recognised. A body over the hard cap
@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import queue
 import threading
-from dataclasses import dataclass
 
 import anyio
 from fastapi import Request
@@ -33,12 +32,6 @@ from storage.objectstore import ObjectStore, ObjectWriter
 
 FLUSH_BYTES = 512 * 1024  # slices handed to the sink thread; 8 in flight: 4 MiB a request
 IN_FLIGHT_SLICES = 8
-
-
-@dataclass(frozen=True, slots=True)
-class ReceivedForm:
-    form: FormStream
-    file: StoredFile
 
 
 class _HashingSink:
@@ -134,9 +127,54 @@ def _boundary(request: Request) -> bytes:
     return boundary
 
 
+class _FileInHand:
+    """A file that fits in one slice, kept in memory until the route stores it."""
+
+    def __init__(self, store: ObjectStore, key: str, max_bytes: int, data: bytearray) -> None:
+        self._store = store
+        self._key = key
+        self._max_bytes = max_bytes
+        self._data = data
+
+    def store_now(self) -> StoredFile:
+        sink = _HashingSink(self._store.open_writer(self._key), self._key, self._max_bytes)
+        try:
+            sink.write(self._data)
+            return sink.commit()
+        except BaseException:
+            sink.abort()
+            raise
+
+
+class ReceivedForm:
+    """A form read to its end: its fields, and its file, either stored while it arrived
+    (more than one slice) or still in hand (one slice: nearly every document). A file in
+    hand is hashed and stored by `stored_file`, in the route's own trip to the thread
+    pool, beside its claim: a trip of its own cost as much CPU as the hashing and
+    writing (docs/throughput.md, "API cost of a single upload")."""
+
+    def __init__(self, form: FormStream, store: ObjectStore, file: StoredFile | _FileInHand):
+        self.form = form
+        self._store = store
+        self._file = file
+
+    def stored_file(self) -> StoredFile:
+        """The file in the object store (blocking: call it in a worker thread). On an
+        error nothing of it is kept."""
+        if isinstance(self._file, _FileInHand):
+            self._file = self._file.store_now()
+        return self._file
+
+    async def discard(self) -> None:
+        """Delete what was stored of the file (nothing, while it is in hand)."""
+        if isinstance(self._file, StoredFile) and self._file.object_key:
+            with anyio.CancelScope(shield=True):
+                await run_in_threadpool(self._store.delete, self._file.object_key)
+
+
 class _LazySink:
     """The file's sink, started (writer and thread) with its first full slice; a file
-    smaller than a slice is stored whole at the end, in one trip to the thread pool."""
+    smaller than a slice never starts it."""
 
     def __init__(self, store: ObjectStore, key: str, max_file_bytes: int) -> None:
         self._store = store
@@ -156,20 +194,10 @@ class _LazySink:
         await self._thread.write(data)
 
     async def commit(self, tail: bytes | bytearray) -> StoredFile:
-        if self._thread is None:
-            return await run_in_threadpool(self._store_whole, tail)
+        assert self._thread is not None, "a file in hand is stored by ReceivedForm"
         if tail:
             await self._thread.write(tail)
         return await self._thread.commit()
-
-    def _store_whole(self, data: bytes | bytearray) -> StoredFile:
-        sink = _HashingSink(self._store.open_writer(self._key), self._key, self._max_file_bytes)
-        try:
-            sink.write(data)
-            return sink.commit()
-        except BaseException:
-            sink.abort()
-            raise
 
     async def abort(self) -> None:
         if self._thread is not None:
@@ -193,10 +221,13 @@ async def _pump(request: Request, form: FormStream, sink: _LazySink) -> None:
 async def receive_file(
     request: Request, store: ObjectStore, key: str, max_file_bytes: int
 ) -> ReceivedForm:
-    """Store the form's file under `key`; on any error nothing is kept."""
+    """Read the form; a file larger than a slice is stored under `key` as it arrives, a
+    smaller one is kept in hand for `ReceivedForm.stored_file`. On any error nothing is
+    kept."""
     boundary = _boundary(request)
     form = FormStream(boundary)
     sink = _LazySink(store, key, max_file_bytes)
+    file: StoredFile | _FileInHand
     try:
         await _pump(request, form, sink)
         if form.file_parts == 0:
@@ -204,9 +235,12 @@ async def receive_file(
         tail = form.take_pending()
         if not sink.started and not tail:
             raise ValidationFailed("the file is empty")
-        stored = await sink.commit(tail)
+        if sink.started:
+            file = await sink.commit(tail)
+        else:
+            file = _FileInHand(store, key, max_file_bytes, tail)
     except BaseException:
         with anyio.CancelScope(shield=True):
             await sink.abort()
         raise
-    return ReceivedForm(form=form, file=stored)
+    return ReceivedForm(form, store, file)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import (
+    api_cost,
     bombs,
     einvoice_bench,
     export,
@@ -37,6 +38,8 @@ BENCHMARKS: dict[str, Callable[[], dict[str, Any]]] = {
     "throughput": throughput.run,
     # Target 2's bound part: a named flow run per batch, against the 20 % it allows.
     "prefect_bound": prefect_bound.run,
+    # Issue 38, target 4: the API's CPU and instructions for one single upload's POST.
+    "api_cost": api_cost.run,
     "webapp": webapp.run,
     "result_pages": result_pages.run,
     "export": export.run,

@@ -1,9 +1,11 @@
 """Claiming uploads and batches by externalId or by content, race-safe; and which booked
 result a new upload of the same content may complete with instead of being read.
 
-The database decides: a new record is inserted inside a savepoint, and a unique index
-(externalId, or sha256 plus documentType, scoped to the company) refuses the second of
-two racing requests, which then answers with the winner's record. No check-then-insert.
+The database decides: a unique index (externalId, or sha256 plus documentType, scoped to
+the company) refuses the second of two racing requests, which then answers with the
+winner's record. No check-then-insert. A new single upload is inserted first with ON
+CONFLICT DO NOTHING (storage/repositories/intake.py), a batch or a refused upload inside
+a savepoint.
 Results are booked once per content and result type the same way
 (storage/repositories/results.py).
 """
@@ -25,12 +27,14 @@ from storage.models import Batch, Upload
 from storage.repositories import batches as batch_repo
 from storage.repositories import retention as retention_repo
 from storage.repositories import uploads as upload_repo
+from storage.repositories.intake import NewUpload, insert_queued
 from storage.repositories.news import announce_work
 from storage.repositories.results import LiveResult
+from storage.repositories.upload_views import UploadView, view_of
 from storage.states import INTAKE_FAILURE_CODES, UnpackState, UploadStatus
 from storage.work_news import BATCH, SINGLE
 
-T = TypeVar("T", Upload, Batch)
+T = TypeVar("T", UploadView, Batch)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +116,9 @@ def _read_again(session: Session, upload: Upload, request: IntakeRequest) -> boo
     return uses_new_object
 
 
-def _replay_upload(session: Session, upload: Upload, request: IntakeRequest) -> Claim[Upload]:
+def _replay_upload(session: Session, upload: Upload, request: IntakeRequest) -> bool:
+    """Answer a repeat with its upload, read again if it may be; returns whether the
+    upload now owns the new object."""
     _check_same_request(upload, request)
     uses_new_object = False
     if _may_read_again(upload) and not request.file.too_large:
@@ -121,24 +127,51 @@ def _replay_upload(session: Session, upload: Upload, request: IntakeRequest) -> 
         if _may_read_again(upload):
             uses_new_object = _read_again(session, upload, request)
             announce_work(session, SINGLE)
-    return Claim(record=upload, replayed=True, uses_new_object=uses_new_object)
+    return uses_new_object
 
 
-def claim_upload(session: Session, request: IntakeRequest) -> Claim[Upload]:
+def _claim_refused(session: Session, request: IntakeRequest) -> Claim[UploadView] | None:
+    """A file over the size limit starts `failed`, a terminal state with a webhook event:
+    through the ORM, whose session writes that event at commit (rare, so its cost stays)."""
+    upload, initial = _new_upload(request)
+    try:
+        with session.begin_nested():
+            upload_repo.add_upload(session, upload, initial)
+    except IntegrityError:
+        return None
+    return Claim(record=UploadView.of(upload, None), replayed=False, uses_new_object=True)
+
+
+def _claim_new(session: Session, request: IntakeRequest) -> Claim[UploadView] | None:
+    """The new upload, or None when an idempotency key is already taken."""
+    if request.file.too_large or request.file.object_key is None:
+        return _claim_refused(session, request)
+    new = NewUpload(
+        company_id=request.company_id,
+        file_name=request.file_name,
+        document_type=request.document_type,
+        external_id=request.external_id,
+        sha256=request.file.sha256,
+        size_bytes=request.file.size_bytes,
+        object_key=request.file.object_key,
+    )
+    view = insert_queued(session, new)  # announces it too
+    if view is None:
+        return None
+    return Claim(record=view, replayed=False, uses_new_object=True)
+
+
+def claim_upload(session: Session, request: IntakeRequest) -> Claim[UploadView]:
+    """Insert first: the unique indexes refuse a repeat, which then answers with the
+    upload it repeats (a new upload, nearly every request, is two statements)."""
+    claim = _claim_new(session, request)
+    if claim is not None:
+        return claim
     existing = _find_upload(session, request)
     if existing is None:
-        upload, initial = _new_upload(request)
-        try:
-            with session.begin_nested():
-                upload_repo.add_upload(session, upload, initial)
-            if initial == UploadStatus.QUEUED:
-                announce_work(session, SINGLE)
-            return Claim(record=upload, replayed=False, uses_new_object=True)
-        except IntegrityError:
-            existing = _find_upload(session, request)
-            if existing is None:
-                raise
-    return _replay_upload(session, existing, request)
+        raise RuntimeError("an idempotency key was taken, but its upload is not found")
+    uses_new_object = _replay_upload(session, existing, request)
+    return Claim(record=view_of(session, existing), replayed=True, uses_new_object=uses_new_object)
 
 
 def _find_batch(session: Session, request: IntakeRequest) -> Batch | None:

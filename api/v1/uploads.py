@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from dataclasses import dataclass
 from typing import Annotated
 
 import anyio
@@ -19,6 +20,7 @@ from api.deps import (
 )
 from api.errors import problem_responses
 from api.intake import ReceivedForm, receive_file
+from api.multipart import FormStream
 from api.v1.forms import BATCH_FORM, UPLOAD_FORM, created_links
 from api.v1.polling import answer_poll, batch_response, resource_response, upload_response
 from api.v1.schemas import BatchOut, UploadOut
@@ -30,9 +32,15 @@ from processors.archive import (
 )
 from processors.base import DocumentType
 from storage import errors
-from storage.idempotency import Claim, IntakeRequest, claim_batch, claim_upload, object_in_use
-from storage.models import Batch, Upload
-from storage.repositories.upload_views import view_of
+from storage.idempotency import (
+    Claim,
+    IntakeRequest,
+    StoredFile,
+    claim_batch,
+    claim_upload,
+    object_in_use,
+)
+from storage.models import Batch
 from storage.resources import present_batch, upload_out
 from storage.states import ACTIVE_STATUSES, BatchStatus
 
@@ -62,10 +70,23 @@ def _clean_file_name(raw: str | None) -> str:
     return base[:1024]
 
 
-def _intake_request(
-    received: ReceivedForm, services: Services, company_id: uuid.UUID
-) -> IntakeRequest:
-    form = received.form
+@dataclass(frozen=True, slots=True)
+class _Fields:
+    file_name: str
+    document_type: str
+    external_id: str | None
+
+    def request(self, company_id: uuid.UUID, file: StoredFile) -> IntakeRequest:
+        return IntakeRequest(
+            company_id=company_id,
+            file_name=self.file_name,
+            document_type=self.document_type,
+            external_id=self.external_id,
+            file=file,
+        )
+
+
+def _fields(form: FormStream, services: Services) -> _Fields:
     raw_type = form.field("documentType")
     try:
         document_type = DocumentType.AUTO if raw_type is None else DocumentType(raw_type)
@@ -79,13 +100,7 @@ def _intake_request(
             raise errors.ValidationFailed(f"externalId is longer than {limit} characters")
         if external_id == "" or "\0" in external_id:
             raise errors.ValidationFailed("externalId must be a non-empty string without NUL")
-    return IntakeRequest(
-        company_id=company_id,
-        file_name=_clean_file_name(form.file_name),
-        document_type=document_type.value,
-        external_id=external_id,
-        file=received.file,
-    )
+    return _Fields(_clean_file_name(form.file_name), document_type.value, external_id)
 
 
 def _accepted(body: UploadOut | BatchOut, replayed: bool, retry_after: int | None) -> Response:
@@ -96,14 +111,15 @@ def _accepted(body: UploadOut | BatchOut, replayed: bool, retry_after: int | Non
 
 
 async def _receive(
-    request: Request, services: Services, company_id: uuid.UUID, key: str, max_file_bytes: int
-) -> IntakeRequest:
+    request: Request, services: Services, key: str, max_file_bytes: int
+) -> tuple[ReceivedForm, _Fields]:
+    """The form read and its fields checked; a file of the form may still be in hand
+    (`ReceivedForm.stored_file`). A refused form keeps nothing."""
     received = await receive_file(request, services.store, key, max_file_bytes)
     try:
-        return _intake_request(received, services, company_id)
+        return received, _fields(received.form, services)
     except BaseException:
-        if received.file.object_key:
-            await run_in_threadpool(services.store.delete, received.file.object_key)
+        await received.discard()
         raise
 
 
@@ -126,15 +142,28 @@ async def _drop_unless_committed(services: Services, key: str) -> None:
             await run_in_threadpool(services.store.delete, key)
 
 
-def _claim_and_present_upload(
-    services: Services, intake: IntakeRequest
-) -> tuple[UploadOut, Claim[Upload]]:
+@dataclass(frozen=True, slots=True)
+class _Accepted:
+    body: UploadOut
+    replayed: bool
+    retry_after: int | None
+
+
+def _store_and_claim_upload(
+    services: Services, received: ReceivedForm, fields: _Fields, company_id: uuid.UUID
+) -> _Accepted:
+    """Everything of a single upload that blocks, in one trip to the thread pool: store
+    the file (if it is still in hand), claim it in one transaction, drop the new object
+    if a repeat does not need it, and count the queue for Retry-After."""
+    file = received.stored_file()
     with services.db.session() as session:
-        claim = claim_upload(session, intake)
+        claim = claim_upload(session, fields.request(company_id, file))
         session.commit()
-        view = view_of(session, claim.record)
-        body = upload_out(view, services.settings.public_base_url)
-    return body, claim
+    if file.object_key and not claim.uses_new_object:
+        services.store.delete(file.object_key)
+    body = upload_out(claim.record, services.settings.public_base_url)
+    active = body.status in ACTIVE_STATUSES
+    return _Accepted(body, claim.replayed, services.retry_after.seconds() if active else None)
 
 
 @router.post(
@@ -154,17 +183,15 @@ async def create_upload(
     request: Request, services: ServicesDep, company_id: CompanyIdDep
 ) -> Response:
     key = f"uploads/{uuid.uuid4()}"
-    intake = await _receive(request, services, company_id, key, services.settings.max_file_bytes)
+    received, fields = await _receive(request, services, key, services.settings.max_file_bytes)
     try:
-        body, claim = await run_in_threadpool(_claim_and_present_upload, services, intake)
+        accepted = await run_in_threadpool(
+            _store_and_claim_upload, services, received, fields, company_id
+        )
     except BaseException:
-        if intake.file.object_key:
-            await _drop_unless_committed(services, key)
+        await _drop_unless_committed(services, key)
         raise
-    if intake.file.object_key and not claim.uses_new_object:
-        await run_in_threadpool(services.store.delete, key)
-    retry = services.retry_after.seconds() if body.status in ACTIVE_STATUSES else None
-    return _accepted(body, claim.replayed, retry)
+    return _accepted(accepted.body, accepted.replayed, accepted.retry_after)
 
 
 def _check_archive(services: Services, key: str) -> None:
@@ -177,6 +204,13 @@ def _check_archive(services: Services, key: str) -> None:
             inspect_central_directory(reader, limits)
         except ArchiveRejected as exc:
             raise _ARCHIVE_ERRORS[exc.problem](exc.message) from exc
+
+
+def _store_and_check_archive(services: Services, received: ReceivedForm) -> StoredFile:
+    file = received.stored_file()
+    assert file.object_key is not None, "an archive is never over the request's own cap"
+    _check_archive(services, file.object_key)
+    return file
 
 
 def _claim_and_present_batch(
@@ -207,13 +241,14 @@ async def create_batch(
 ) -> Response:
     key = f"batches/{uuid.uuid4()}.zip"
     # The archive is bounded by the request cap and the archive limits, not the per-file one.
-    intake = await _receive(request, services, company_id, key, services.settings.max_request_bytes)
+    received, fields = await _receive(request, services, key, services.settings.max_request_bytes)
     try:
-        await run_in_threadpool(_check_archive, services, key)
+        file = await run_in_threadpool(_store_and_check_archive, services, received)
     except BaseException:
         with anyio.CancelScope(shield=True):
             await run_in_threadpool(services.store.delete, key)
         raise
+    intake = fields.request(company_id, file)
     try:
         body, claim = await run_in_threadpool(_claim_and_present_batch, services, intake)
     except BaseException:

@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, event, select
-from sqlalchemy.orm import Session
 
 from api.app import create_app
 from api.deps import Services
@@ -28,7 +27,11 @@ from tests.api.helpers import make_zip, pdf_bytes
 from tests.conftest import Tenant, make_tenant
 from tests.support.proxy import OutageProxy
 
-ENDPOINTS = {"/v1/uploads": Upload, "/v1/uploads/batches": Batch}
+ENDPOINTS: dict[str, type[Upload] | type[Batch]] = {
+    "/v1/uploads": Upload,
+    "/v1/uploads/batches": Batch,
+}
+RECORDING = ("INSERT INTO UPLOADS", "INSERT INTO BATCHES")
 
 
 class BrokenDatabase:
@@ -45,19 +48,26 @@ class BrokenDatabase:
         self.database = Database(make_engine(url, pool_size=1, max_overflow=0))
         self._recording = False
         self._break: tuple[str, bool] | None = None
-        event.listen(self.database.sessions, "before_commit", self._note_recording)
+        event.listen(self.database.engine, "after_cursor_execute", self._note_recording)
         event.listen(self.database.engine, "commit", self._at_commit)
+        event.listen(self.database.engine, "rollback", self._forget_recording)
 
     def break_once(self, when: str, stay_down: bool = False) -> None:
         """`before`: the connection is lost as COMMIT is sent; `after`: the COMMIT is
         done, and the connection is lost before its answer is read."""
         self._break = (when, stay_down)
 
-    def _note_recording(self, session: Session) -> None:
-        self._recording = any(isinstance(o, Upload | Batch) for o in session.identity_map.values())
+    def _note_recording(self, _connection: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        """The transaction inserts an upload or a batch (through the ORM or not)."""
+        if any(insert in statement.upper() for insert in RECORDING):
+            self._recording = True
+
+    def _forget_recording(self, _connection: Any) -> None:
+        self._recording = False
 
     def _at_commit(self, connection: Any) -> None:
-        if self._break is None or not self._recording:
+        recording, self._recording = self._recording, False
+        if self._break is None or not recording:
             return
         when, stay_down = self._break
         self._break = None

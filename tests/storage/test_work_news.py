@@ -7,19 +7,23 @@ from __future__ import annotations
 import socket
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
-from storage import idempotency
+from api.app import create_app
+from api.deps import Services
 from storage.db import Database, make_engine
+from storage.objectstore import LocalDirStore
 from storage.repositories.news import announce_work
+from storage.settings import Settings
 from storage.work_news import BATCH, SINGLE, WorkListener, can_listen, local_folder
 from testkit.databases import migrated_postgres
 from testkit.samples import blank_pdf
 from tests.api.helpers import make_zip, post_batch, post_upload
-from tests.conftest import Tenant
+from tests.conftest import make_tenant
 
 
 def _listening(engine: Engine, on_news: Callable[[str], None]) -> WorkListener:
@@ -120,13 +124,16 @@ def test_an_in_memory_database_has_no_channel() -> None:
 
 
 def test_the_api_announces_new_single_uploads_and_batches(
-    client: TestClient, tenant: Tenant, monkeypatch: pytest.MonkeyPatch
+    listening_engine: Engine, news: Heard, settings: Settings, tmp_path: Path
 ) -> None:
-    announced: list[str] = []
-    monkeypatch.setattr(idempotency, "announce_work", lambda _session, kind: announced.append(kind))
-    assert post_upload(client, tenant.headers, blank_pdf("one")).status_code == 202
-    assert post_upload(client, tenant.headers, blank_pdf("one")).status_code == 202  # a repeat
-    assert announced == [SINGLE]
-    archive = make_zip({"a.pdf": blank_pdf("a"), "b.pdf": blank_pdf("b")})
-    assert post_batch(client, tenant.headers, archive).status_code == 202
-    assert announced == [SINGLE, BATCH]
+    database = Database(listening_engine)
+    tenant = make_tenant(database)
+    services = Services(settings=settings, db=database, store=LocalDirStore(tmp_path / "o"))
+    with TestClient(create_app(services)) as client:
+        assert post_upload(client, tenant.headers, blank_pdf("one")).status_code == 202
+        assert news.next() == SINGLE
+        assert post_upload(client, tenant.headers, blank_pdf("one")).status_code == 202  # a repeat
+        archive = make_zip({"a.pdf": blank_pdf("a"), "b.pdf": blank_pdf("b")})
+        assert post_batch(client, tenant.headers, archive).status_code == 202
+        assert news.next() == BATCH
+    assert news.kinds == [SINGLE, BATCH]  # nothing for the repeat
