@@ -54,10 +54,12 @@ from processors.ocr import (
     reading_languages,
     recognise,
     recognised_rate,
+    repaired,
 )
 from processors.pdf import open_pdf
 from processors.pdf_images import undecodable_page
-from processors.pdf_layout.ocr_words import ocr_page_words
+from processors.pdf_layout.lines import PageLayout
+from processors.pdf_layout.ocr_words import ocr_page_words, rows_text
 from processors.pdf_layout.words import PageWords
 from processors.results.source import OcrSummary, ReadMethod, Source, UndecodablePage
 from processors.text_layer import read_pages, read_pages_and_words
@@ -131,7 +133,8 @@ class _Ocr:
 @dataclass(frozen=True, slots=True)
 class PdfText:
     plain: tuple[str, ...]
-    """Per page: content-stream order (text layer) or Tesseract's order (OCR)."""
+    """Per page: content-stream order (text layer), or its rows for a scanned page (OCR;
+    `pdf_layout.ocr_words.rows_text`)."""
     layout: tuple[str, ...]
     """Per page: one line per visual row, columns kept apart by spaces."""
     ocr: OcrStats | None
@@ -274,10 +277,12 @@ def _with_ocr(
         if settings.quality_gate:
             _gate(number + 1, page.words)
         words.extend(page.words)
-        plain[number], layout[number] = page.plain, page.layout
         size = (image.width / scale, image.height / scale)
+        page_words = ocr_page_words(page.words, number + 1, 72 * scale, size)
+        plain[number] = repaired(rows_text(PageLayout.of(page_words)))
+        layout[number] = page.layout
         if pages.words is not None:
-            pages.words[number] = ocr_page_words(page.words, number + 1, 72 * scale, size)
+            pages.words[number] = page_words
     if read == 0:
         return PdfText(tuple(plain), tuple(layout), None, words=_tupled(pages.words))
     seconds = time.perf_counter() - started

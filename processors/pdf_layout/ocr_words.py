@@ -12,6 +12,13 @@ letters it has (capitals and ascenders reach `CAP_HEIGHT`, lower case `X_HEIGHT`
 capitals with an accent `ACCENTED_CAP`, descenders go `DESCENT` under the baseline),
 evened out over its line, and its box set from its baseline up `ASCENT` and down
 `LOOSE_DESCENT`, as PDFium's are.
+
+A scan has no drawing order, so its plain text (`rows_text`) is its rows: each visual
+line across the page, its cells joined by one space, the order most content streams
+draw in (over the corpus's text layers, 70 % of the neighbouring cells of a row are
+drawn one after the other: 1,997 of 2,836). Tesseract's own order reads a column of
+labels, then the column of their values (`Name:` apart from `Lieferant GmbH`), which
+the text readers took for a party block of labels.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from processors.ocr import OcrWord
+from processors.pdf_layout.lines import PageLayout
 from processors.pdf_layout.words import LOOSE_EM, PageWords, Word
 from processors.results.evidence import Box
 
@@ -61,6 +69,11 @@ def ocr_page_words(
     found = [word for line in lines.values() for word in _loose_words(line, scale)]
     found.sort(key=lambda word: (word.box.y0, word.box.x0))
     return PageWords(number, size[0], size[1], tuple(found))
+
+
+def rows_text(page: PageLayout) -> str:
+    """The page's rows top to bottom, each row's lines left to right, one space apart."""
+    return "\n".join(" ".join(line.text for line in row) for row in page.rows)
 
 
 def _loose_words(line: Sequence[OcrWord], scale: float) -> list[Word]:
