@@ -43,6 +43,8 @@ from processors.deskew import deskew
 from processors.json_fields import to_json
 from processors.ocr import (
     LANGUAGES,
+    PAGE_SEGMENTATION,
+    SPARSE_TEXT,
     OcrFailed,
     OcrPage,
     OcrUnavailable,
@@ -51,11 +53,13 @@ from processors.ocr import (
     installed_models,
     mean_confidence,
     ocr_available,
+    page_of,
     reading_languages,
     recognise,
     recognised_rate,
     repaired,
 )
+from processors.ocr_marks import bullets, second_look, unread_ink
 from processors.pdf import open_pdf
 from processors.pdf_images import undecodable_page
 from processors.pdf_layout.lines import PageLayout
@@ -266,7 +270,7 @@ def _with_ocr(
             continue
         page = None
         if image is not None:
-            page, languages = _recognise(image, settings.command, languages)
+            page, languages = _recognise(image, 72 * scale, settings.command, languages)
             read += 1
         if image is None or page is None or len(page.words) < MIN_OCR_WORDS:
             # a drawing, a photo or a blank scan, or images PDFium cannot decode
@@ -306,7 +310,7 @@ def _render(page: pdfium.PdfPage) -> tuple[Image.Image | None, float]:
 
 
 def _recognise(
-    image: Image.Image, command: str, decided: tuple[str, ...]
+    image: Image.Image, dpi: float, command: str, decided: tuple[str, ...]
 ) -> tuple[OcrPage, tuple[str, ...]]:
     """The page's reading and the models it decided for the document's next pages.
 
@@ -314,8 +318,21 @@ def _recognise(
     French, Dutch, Spanish or Italian again with that model alone. Found in one language:
     read with its model alone, once, unless that reading contradicts it; then as
     undecided. A middling reading is read again after the median filter, and the better
-    one kept (docs/ocr.md)."""
+    one kept (docs/ocr.md). Then ink left unread is looked at again, and bullets read
+    as letters are put right (processors/ocr_marks.py)."""
     image = deskew(image)
+    page, languages = _read(image, command, decided)
+    unread = unread_ink(image, page.words, dpi)
+    words = page.words
+    if unread is not None:
+        words = second_look(words, _run(unread, command, languages, SPARSE_TEXT).words)
+    words = bullets(words, image)
+    return (page if words == page.words else page_of(words)), languages
+
+
+def _read(
+    image: Image.Image, command: str, decided: tuple[str, ...]
+) -> tuple[OcrPage, tuple[str, ...]]:
     if len(decided) == 1:
         single = _run(image, command, decided)
         if not contradicts(single.words, decided[0]):
@@ -349,14 +366,19 @@ def _reading_score(page: OcrPage) -> int:
     return recognised - (len(page.words) - recognised)
 
 
-def _run(image: Image.Image, command: str, languages: tuple[str, ...]) -> OcrPage:
+def _run(
+    image: Image.Image,
+    command: str,
+    languages: tuple[str, ...],
+    segmentation: int = PAGE_SEGMENTATION,
+) -> OcrPage:
     missing = ocr_available(command)
     if missing is not None:
         raise _not_installed(command, missing)
     buffer = io.BytesIO()
     image.save(buffer, format="PPM")
     try:
-        return recognise(buffer.getvalue(), command, dpi=OCR_DPI, languages=languages)
+        return recognise(buffer.getvalue(), command, OCR_DPI, languages, segmentation)
     except OcrUnavailable as error:
         raise _not_installed(command, str(error)) from error
     except OcrFailed as error:
