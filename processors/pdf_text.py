@@ -322,8 +322,10 @@ def _recognise(
     as letters are put right (processors/ocr_marks.py)."""
     image = deskew(image)
     page, languages = _read(image, command, decided)
-    unread = unread_ink(image, page.words, dpi)
     words = page.words
+    # a page the quality gate refuses is not looked at again: on noise the sparse-text
+    # mode reads for minutes
+    unread = unread_ink(image, words, dpi) if _legible(words) else None
     if unread is not None:
         words = second_look(words, _run(unread, command, languages, SPARSE_TEXT).words)
     words = bullets(words, image)
@@ -397,12 +399,19 @@ def _not_installed(command: str, reason: str) -> ProcessingError:
     )
 
 
+def _legible(words: tuple[OcrWord, ...]) -> bool:
+    return (
+        mean_confidence(words) >= MIN_MEAN_CONFIDENCE
+        and recognised_rate(words) >= MIN_RECOGNISED_RATE
+    )
+
+
 def _gate(page: int, words: tuple[OcrWord, ...]) -> None:
     """Every scanned page must be legible: fields read from an illegible one (or
     transactions missing from it) cannot be trusted."""
-    confidence, rate = mean_confidence(words), recognised_rate(words)
-    if confidence >= MIN_MEAN_CONFIDENCE and rate >= MIN_RECOGNISED_RATE:
+    if _legible(words):
         return
+    confidence, rate = mean_confidence(words), recognised_rate(words)
     raise ProcessingError(
         FailureCode.UNREADABLE_DOCUMENT,
         f"The scan is not legible: on page {page} OCR read {len(words)} words with a mean "

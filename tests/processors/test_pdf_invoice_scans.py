@@ -1,7 +1,7 @@
 """The scan path of the PDF invoice measurement (issue 36; docs/pdf_invoices.md, "Scan
 path"), on four of the corpus's stripped hybrids rendered at 200 dpi into image-only
 PDFs and read through OCR: the full set takes minutes (`scripts/pdf_invoice_accuracy
---scans`), these four about 20 s of CPU. Each stands for a class of values scans lost:
+--scans`), these four about 25 s of CPU. Each stands for a class of values scans lost:
 
 - `EN16931_Einfach.pdf`: a column of labels beside the column of their values (`Name:`
   ... `Lieferant GmbH`), which Tesseract's reading order split apart (seller and buyer
