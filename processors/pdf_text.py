@@ -17,9 +17,9 @@ Per page, up to the reader's page limit:
    reading contradicts it (docs/ocr.md).
 
 Every scanned page with text on it must pass the quality gate: mean word confidence at
-least `MIN_MEAN_CONFIDENCE` and recognised words at least `MIN_RECOGNISED_RATE`, else
-the document fails `unreadable_document` at that page (fields read from it could not
-be trusted). When a page needs OCR and the engine is not installed, the document fails
+least `MIN_MEAN_CONFIDENCE` and recognised words at least `MIN_RECOGNISED_RATE`
+(`processors/ocr_gate.py`), else the document fails `unreadable_document` at that page
+(fields read from it could not be trusted). When a page needs OCR and the engine is not installed, the document fails
 `processing_failed` with a message naming the missing engine: the scan itself may be
 fine, and the web application retries `processing_failed` once the engine is there.
 """
@@ -59,6 +59,7 @@ from processors.ocr import (
     recognised_rate,
     repaired,
 )
+from processors.ocr_gate import gate, legible
 from processors.ocr_marks import bullets, second_look, unread_ink
 from processors.pdf import open_pdf
 from processors.pdf_images import undecodable_page
@@ -83,11 +84,6 @@ SHORT_TEXT_LETTERS = 40
 _LETTER = re.compile(r"[^\W\d_]")
 MIN_OCR_WORDS = 5
 """Fewer words than this on a scanned page: no text (a drawing, a photo, a blank scan)."""
-MIN_MEAN_CONFIDENCE = 70.0
-MIN_RECOGNISED_RATE = 0.7
-"""The quality gate (docs/ocr.md): below 70, at most 40 % of the fields of the
-calibration scans were read right and none of 106 documents exactly; from 70 up 64 %,
-from 80 up 81 %, from 90 up 92 %."""
 TRUSTED_CONFIDENCE = 90.0
 """From here up the calibration scans had about 90 % of their fields right; below it,
 results read by OCR are marked for review."""
@@ -279,7 +275,7 @@ def _with_ocr(
             read += bool(found and page is None)  # a page OCR read as without text
             continue
         if settings.quality_gate:
-            _gate(number + 1, page.words)
+            gate(number + 1, page.words)
         words.extend(page.words)
         size = (image.width / scale, image.height / scale)
         page_words = ocr_page_words(page.words, number + 1, 72 * scale, size)
@@ -325,7 +321,7 @@ def _recognise(
     words = page.words
     # a page the quality gate refuses is not looked at again: on noise the sparse-text
     # mode reads for minutes
-    unread = unread_ink(image, words, dpi) if _legible(words) else None
+    unread = unread_ink(image, words, dpi) if legible(words) else None
     if unread is not None:
         words = second_look(words, _run(unread, command, languages, SPARSE_TEXT).words)
     words = bullets(words, image)
@@ -396,36 +392,4 @@ def _not_installed(command: str, reason: str) -> ProcessingError:
         "This PDF has pages without a text layer, which need OCR, and OCR is not "
         f"available on the server. {reason} Retry in the web application once it is installed.",
         {"ocr": {"engine": "missing", "command": command}},
-    )
-
-
-def _legible(words: tuple[OcrWord, ...]) -> bool:
-    return (
-        mean_confidence(words) >= MIN_MEAN_CONFIDENCE
-        and recognised_rate(words) >= MIN_RECOGNISED_RATE
-    )
-
-
-def _gate(page: int, words: tuple[OcrWord, ...]) -> None:
-    """Every scanned page must be legible: fields read from an illegible one (or
-    transactions missing from it) cannot be trusted."""
-    if _legible(words):
-        return
-    confidence, rate = mean_confidence(words), recognised_rate(words)
-    raise ProcessingError(
-        FailureCode.UNREADABLE_DOCUMENT,
-        f"The scan is not legible: on page {page} OCR read {len(words)} words with a mean "
-        f"confidence of {confidence:.0f}/100 and recognised {rate:.0%} of them (at least "
-        f"{MIN_MEAN_CONFIDENCE:.0f} and {MIN_RECOGNISED_RATE:.0%} are needed). "
-        "Upload a better scan (300 dpi, straight, without speckles).",
-        {
-            "ocr": {
-                "page": page,
-                "words": len(words),
-                "meanConfidence": round(confidence, 1),
-                "recognisedRate": round(rate, 3),
-                "minimumConfidence": MIN_MEAN_CONFIDENCE,
-                "minimumRecognisedRate": MIN_RECOGNISED_RATE,
-            }
-        },
     )
