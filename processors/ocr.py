@@ -44,6 +44,9 @@ PAGE_TIMEOUT_SECONDS = 120.0
 """A safety net for use outside the worker; the worker's per-document limit comes first."""
 PAGE_SEGMENTATION = 3
 """Tesseract's page segmentation mode."""
+SPARSE_TEXT = 11
+"""The mode for what is left of a page after its first reading (processors/ocr_marks.py):
+as much text as can be found, in no particular order."""
 RECOGNISED_CONFIDENCE = 50.0
 """A word counts as recognised when it is word-like and Tesseract is at least this sure."""
 
@@ -130,11 +133,12 @@ def recognise(
     command: str = DEFAULT_COMMAND,
     dpi: int | None = None,
     languages: tuple[str, ...] = LANGUAGES,
+    segmentation: int = PAGE_SEGMENTATION,
 ) -> OcrPage:
     """Words of one page image (PNG, PNM, TIFF, JPEG: what Tesseract reads). Raises
     `OcrUnavailable` when the command is missing, `OcrFailed` when Tesseract fails."""
     arguments = [command, "stdin", "stdout", "-l", "+".join(languages)]
-    arguments += ["--psm", str(PAGE_SEGMENTATION)]
+    arguments += ["--psm", str(segmentation)]
     if dpi is not None:
         arguments += ["--dpi", str(dpi)]
     try:
@@ -153,7 +157,11 @@ def recognise(
     if finished.returncode != 0:
         detail = finished.stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
         raise OcrFailed(f"OCR failed ({finished.returncode}): {' '.join(detail)}")
-    words = parse_tsv(finished.stdout.decode("utf-8", "replace"))
+    return page_of(parse_tsv(finished.stdout.decode("utf-8", "replace")))
+
+
+def page_of(words: tuple[OcrWord, ...]) -> OcrPage:
+    """The page read as `words`, with its plain and layout texts."""
     return OcrPage(words, repaired(plain_text(words)), repaired(layout_text(words)))
 
 

@@ -15,10 +15,16 @@ from processors.base import ProcessingError
 from processors.ocr import OcrWord
 from processors.pdf_layout.document import read_layout
 from processors.pdf_layout.lines import PageLayout
-from processors.pdf_layout.ocr_words import ocr_page_words
+from processors.pdf_layout.ocr_words import (
+    ASCENT,
+    CAP_HEIGHT,
+    DESCENT,
+    LOOSE_DESCENT,
+    ocr_page_words,
+)
 from processors.pdf_layout.pairs import Placement, label_values
 from processors.pdf_layout.regions import PageRegions
-from processors.pdf_layout.words import page_chars, page_words
+from processors.pdf_layout.words import LOOSE_EM, page_chars, page_words
 from processors.pdf_text import read_pdf_text
 from processors.results.evidence import Box
 from processors.text_layer import words
@@ -116,7 +122,40 @@ def test_a_buyer_block_under_its_label() -> None:
 def test_ocr_words_in_points() -> None:
     word = OcrWord("Rechnung", 95.0, 300, 600, 200, 40, (1, 1, 1))
     (read,) = ocr_page_words([word], 1, 300, (595.0, 842.0)).words
-    assert read.box == Box(72.0, 144.0, 120.0, 153.6)
+    em = 40 / (CAP_HEIGHT + DESCENT) * 72 / 300  # a capital over, a `g` under the baseline
+    assert (read.box.x0, read.box.x1) == (72.0, 120.0)
+    assert read.box.height == pytest.approx(LOOSE_EM * em)
+    assert read.em == pytest.approx(em)
+
+
+def _ocr_word(text: str, left: int, over: float, under: float = 0.0) -> OcrWord:
+    """A word of 40-pixel type on the baseline at 640 px, its ink from `over` em above
+    the baseline to `under` em below it."""
+    return OcrWord(
+        text,
+        95.0,
+        left,
+        round(640 - 40 * over),
+        30 * len(text),
+        round(40 * (over + under)),
+        (1, 1, 1),
+    )
+
+
+def test_ocr_words_of_one_line_are_as_tall_as_a_text_layers_whatever_their_letters() -> None:
+    """Ink boxes of `Bei` (capital), `Spiel` (descender), `was` (x-height) and `Ämter`
+    (an accent over the capital) differ; PDFium's loose boxes do not."""
+    texts = [("Bei", 0.72, 0.0), ("Spiel", 0.72, 0.21), ("was", 0.52, 0.0), ("Ämter", 0.9, 0.0)]
+    words, left = [], 100
+    for text, over, under in texts:
+        words.append(_ocr_word(text, left, over, under))
+        left += 30 * len(text) + 12  # a space of 0.3 em
+    page = PageLayout.of(ocr_page_words(words, 1, 300, (595.0, 842.0)))
+    (line,) = page.lines
+    assert line.text == "Bei Spiel was Ämter"
+    top, bottom = (640 - 40 * ASCENT) * 0.24, (640 + 40 * LOOSE_DESCENT) * 0.24
+    for word in line.words:  # within the rounding of the ink to whole pixels
+        assert (word.box.y0, word.box.y1) == pytest.approx((top, bottom), abs=0.3)
 
 
 def test_the_text_of_a_pdf_comes_with_its_words() -> None:
