@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from processors.pdf_invoices.document_kind import document_kind
@@ -25,9 +25,19 @@ from processors.pdf_invoices.title_and_template import (
     placeholders,
     starts_with_placeholder,
 )
+from processors.pdf_invoices.totals import totals
 from processors.text_values import find_amounts, find_dates, find_ibans, labelled, lines_of
 
 INVOICE_THRESHOLD = 50
+REFERENCE_LIST_LINES = 60
+"""Numbered lines (an account, article or section number, then words) from which a
+document without a consistent totals block is a reference list (a chart of accounts, a
+price list, a table of contents), not an invoice; a page of invoice items has about 30."""
+_NUMBERED_LINE = re.compile(
+    r"^\s*(?:[A-Z]{1,3}\s+)?(?:[A-Z]{1,3}-)?\d{1,8}(?:\.\d{1,3})*\.?\s+[^\W\d_]{2,}"
+)
+"""`0980  Aktive Rechnungsabgrenzung`, `KU  8400  Erlöse 19 % USt`, `HF-2003  Hex bolt`,
+`2.3.1  Rechnungsnummer`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +80,10 @@ def classify(text: str, ordered: str | None = None) -> Classification:
     where it differs from `text`). The title counts where it heads a cell, not inside a
     sentence; a label followed by a placeholder counts as a label with its value."""
     lines = lines_of(text)
-    kind = document_kind(lines_of(ordered) if ordered else lines, text)
+    layout = lines_of(ordered) if ordered else lines
+    kind = document_kind(layout, text)
+    if kind.other is None and _reference_list(layout):
+        kind = replace(kind, other="reference_list")
     present = {
         "title": kind.invoice_line is not None,
         "invoice_number": invoice_number(lines) is not None
@@ -106,6 +119,17 @@ def template_checks(classification: Classification) -> dict[str, Any]:
         return {"template": False}
     shown = list(classification.placeholders[:5])
     return {"template": True, "placeholders": shown, "confidence": "low", "needsReview": True}
+
+
+def _reference_list(lines: list[str]) -> bool:
+    """Hundreds of numbered lines and no totals block where net + VAT = gross: an
+    invoice has a title, a number, a date, parties and totals that add up; a chart of
+    accounts, a price list or a table of contents has only the numbered lines."""
+    numbered = sum(1 for line in lines if _NUMBERED_LINE.match(line))
+    if numbered < REFERENCE_LIST_LINES:
+        return False
+    decision, _, _ = totals(lines)
+    return decision.totals != "passed"
 
 
 def _placeholder_after(lines: list[str], label: re.Pattern[str]) -> bool:
