@@ -2,11 +2,11 @@
 pages without a usable one. docs/ocr.md has the thresholds and how they were calibrated.
 
 Per page, up to the reader's page limit:
-1. the text layer (PDFium, `processors/text_layer.py`: plain and layout order) is used
-   when it reads as text (`processors/text_quality.py`: at least half of its tokens
-   word-like, and not like a substitution cipher: see "Scrambled text layers" in
-   docs/pdf_text.md) and, if it is short, the page draws no image beside it (a scan with a
-   stamped page number);
+1. the text layer (PDFium, `processors/text_layer.py`) is used when it reads as text
+   (`processors/text_quality.py`: half of its tokens word-like, no substitution cipher,
+   and in the doubtful band its words are what OCR reads on the page:
+   `processors/layer_check.py`; docs/pdf_text.md, "Scrambled text layers") and, if it is
+   short, the page draws no image beside it (a scan with a stamped page number);
 2. otherwise the page is rendered (pypdfium2, greyscale, `OCR_DPI`); a page on which
    nothing is drawn is skipped;
 3. otherwise it is turned straight (`deskew`) and Tesseract reads it
@@ -41,6 +41,7 @@ from PIL import Image, ImageFilter
 from processors.base import FailureCode, FileKind, ProcessingError
 from processors.deskew import deskew
 from processors.json_fields import to_json
+from processors.layer_check import misread_pages
 from processors.ocr import (
     LANGUAGES,
     OcrFailed,
@@ -198,9 +199,11 @@ def read_pdf_text(
         else:
             (plain, layout), words = read_pages(document, max_pages), None
         doubtful = [n for n, text in enumerate(plain) if not _usable(text) or _short(text)]
-        if not doubtful:
+        misread = misread_pages(document, plain, ocr_command, skip=doubtful)
+        if not doubtful and not misread:
             return PdfText(tuple(plain), tuple(layout), None, words=_tupled(words))
         pending = [n for n in doubtful if not _usable(plain[n]) or _draws_image(document[n])]
+        pending = sorted(pending + misread)
         return _with_ocr(
             _Pages(plain, layout, words),
             pending,
