@@ -130,11 +130,12 @@ def recognise(
     command: str = DEFAULT_COMMAND,
     dpi: int | None = None,
     languages: tuple[str, ...] = LANGUAGES,
+    segmentation: int = PAGE_SEGMENTATION,
 ) -> OcrPage:
     """Words of one page image (PNG, PNM, TIFF, JPEG: what Tesseract reads). Raises
     `OcrUnavailable` when the command is missing, `OcrFailed` when Tesseract fails."""
     arguments = [command, "stdin", "stdout", "-l", "+".join(languages)]
-    arguments += ["--psm", str(PAGE_SEGMENTATION)]
+    arguments += ["--psm", str(segmentation)]
     if dpi is not None:
         arguments += ["--dpi", str(dpi)]
     try:

@@ -32,7 +32,9 @@ import itertools
 import logging
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import pypdfium2 as pdfium  # type: ignore[import-untyped]
 import pypdfium2.raw as pdfium_raw  # type: ignore[import-untyped]
@@ -44,6 +46,7 @@ from processors.json_fields import to_json
 from processors.layer_check import misread_pages
 from processors.ocr import (
     LANGUAGES,
+    PAGE_SEGMENTATION,
     OcrFailed,
     OcrPage,
     OcrUnavailable,
@@ -56,6 +59,8 @@ from processors.ocr import (
     recognise,
     recognised_rate,
 )
+from processors.ocr_gate import gate
+from processors.ocr_preprocess import another_look, improve, score
 from processors.pdf import open_pdf
 from processors.pdf_images import undecodable_page
 from processors.pdf_layout.ocr_words import ocr_page_words
@@ -78,11 +83,6 @@ SHORT_TEXT_LETTERS = 40
 _LETTER = re.compile(r"[^\W\d_]")
 MIN_OCR_WORDS = 5
 """Fewer words than this on a scanned page: no text (a drawing, a photo, a blank scan)."""
-MIN_MEAN_CONFIDENCE = 70.0
-MIN_RECOGNISED_RATE = 0.7
-"""The quality gate (docs/ocr.md): below 70, at most 40 % of the fields of the
-calibration scans were read right and none of 106 documents exactly; from 70 up 64 %,
-from 80 up 81 %, from 90 up 92 %."""
 TRUSTED_CONFIDENCE = 90.0
 """From here up the calibration scans had about 90 % of their fields right; below it,
 results read by OCR are marked for review."""
@@ -127,6 +127,7 @@ class _Ocr:
     command: str
     quality_gate: bool
     max_pages: int
+    keep_below_gate: Callable[[str], bool] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,12 +182,14 @@ def read_pdf_text(
     quality_gate: bool = True,
     max_ocr_pages: int = MAX_OCR_PAGES,
     with_words: bool = False,
+    keep_below_gate: Callable[[str], bool] | None = None,
 ) -> PdfText:
     """Text of the first `max_pages` pages, and with `with_words` each page's words and
     boxes (about 3 ms a document more, docs/pdf_invoices.md). Raises `ProcessingError`:
     from `open_pdf`, `unreadable_document` for a scan below the quality gate,
-    `processing_failed` when OCR is needed and not installed. `quality_gate=False` is for
-    calibration only."""
+    `processing_failed` when OCR is needed and not installed; a page below the gate
+    whose text `keep_below_gate` accepts is kept (a receipt's total and date).
+    `quality_gate=False` is for calibration only."""
     reader = open_pdf(data)
     document = _open_pdfium(data)
     if document is None:
@@ -208,7 +211,7 @@ def read_pdf_text(
             _Pages(plain, layout, words),
             pending,
             document,
-            _Ocr(ocr_command, quality_gate, max_ocr_pages),
+            _Ocr(ocr_command, quality_gate, max_ocr_pages, keep_below_gate),
         )
     finally:
         document.close()
@@ -267,6 +270,9 @@ def _with_ocr(
         page = None
         if image is not None:
             page, languages = _recognise(image, settings.command, languages)
+            if another_look(image, page, MIN_OCR_WORDS):
+                read_again = partial(_reread, command=settings.command, languages=languages)
+                page = improve(deskew(image), page, read_again, MIN_OCR_WORDS)
             read += 1
         if image is None or page is None or len(page.words) < MIN_OCR_WORDS:
             # a drawing, a photo or a blank scan, or images PDFium cannot decode
@@ -274,8 +280,9 @@ def _with_ocr(
             undecodable.extend(found)
             read += bool(found and page is None)  # a page OCR read as without text
             continue
-        if settings.quality_gate:
-            _gate(number + 1, page.words)
+        keep = settings.keep_below_gate
+        if settings.quality_gate and not (keep and keep(f"{page.plain}\n{page.layout}")):
+            gate(number + 1, page.words)
         words.extend(page.words)
         plain[number], layout[number] = page.plain, page.layout
         size = (image.width / scale, image.height / scale)
@@ -337,24 +344,22 @@ def _despeckled(
     if not _middling(page):
         return page
     filtered = _run(image.filter(ImageFilter.MedianFilter(DESPECKLE_SIZE)), command, languages)
-    return max(page, filtered, key=_reading_score)
+    return max(page, filtered, key=score)
 
 
-def _reading_score(page: OcrPage) -> int:
-    """Recognised words less the others: noise read as words counts against a reading,
-    and so does text a filter wiped out (fewer words recognised)."""
-    recognised = sum(word.recognised for word in page.words)
-    return recognised - (len(page.words) - recognised)
-
-
-def _run(image: Image.Image, command: str, languages: tuple[str, ...]) -> OcrPage:
+def _run(
+    image: Image.Image,
+    command: str,
+    languages: tuple[str, ...],
+    segmentation: int = PAGE_SEGMENTATION,
+) -> OcrPage:
     missing = ocr_available(command)
     if missing is not None:
         raise _not_installed(command, missing)
     buffer = io.BytesIO()
     image.save(buffer, format="PPM")
     try:
-        return recognise(buffer.getvalue(), command, dpi=OCR_DPI, languages=languages)
+        return recognise(buffer.getvalue(), command, OCR_DPI, languages, segmentation)
     except OcrUnavailable as error:
         raise _not_installed(command, str(error)) from error
     except OcrFailed as error:
@@ -364,35 +369,16 @@ def _run(image: Image.Image, command: str, languages: tuple[str, ...]) -> OcrPag
         ) from error
 
 
+def _reread(
+    image: Image.Image, segmentation: int, command: str, languages: tuple[str, ...]
+) -> OcrPage:
+    return _run(image, command, languages, segmentation)
+
+
 def _not_installed(command: str, reason: str) -> ProcessingError:
     return ProcessingError(
         FailureCode.PROCESSING_FAILED,
         "This PDF has pages without a text layer, which need OCR, and OCR is not "
         f"available on the server. {reason} Retry in the web application once it is installed.",
         {"ocr": {"engine": "missing", "command": command}},
-    )
-
-
-def _gate(page: int, words: tuple[OcrWord, ...]) -> None:
-    """Every scanned page must be legible: fields read from an illegible one (or
-    transactions missing from it) cannot be trusted."""
-    confidence, rate = mean_confidence(words), recognised_rate(words)
-    if confidence >= MIN_MEAN_CONFIDENCE and rate >= MIN_RECOGNISED_RATE:
-        return
-    raise ProcessingError(
-        FailureCode.UNREADABLE_DOCUMENT,
-        f"The scan is not legible: on page {page} OCR read {len(words)} words with a mean "
-        f"confidence of {confidence:.0f}/100 and recognised {rate:.0%} of them (at least "
-        f"{MIN_MEAN_CONFIDENCE:.0f} and {MIN_RECOGNISED_RATE:.0%} are needed). "
-        "Upload a better scan (300 dpi, straight, without speckles).",
-        {
-            "ocr": {
-                "page": page,
-                "words": len(words),
-                "meanConfidence": round(confidence, 1),
-                "recognisedRate": round(rate, 3),
-                "minimumConfidence": MIN_MEAN_CONFIDENCE,
-                "minimumRecognisedRate": MIN_RECOGNISED_RATE,
-            }
-        },
     )

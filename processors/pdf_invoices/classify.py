@@ -57,7 +57,7 @@ class Classification:
         """Enough evidence, and the document calls itself an invoice or numbers itself
         as one: orders and offers print totals, VAT and dates too. A document titled
         as another kind before any invoice title is that kind."""
-        named = "title" in self.signals or "invoice_number" in self.signals
+        named = any(name in self.signals for name in ("title", "invoice_number", "receipt"))
         return self.score >= INVOICE_THRESHOLD and named and self.other is None
 
 
@@ -70,7 +70,10 @@ _SIGNALS: tuple[tuple[str, int], ...] = (
     ("vat_id", 10),
     ("iban", 5),
     ("amounts", 5),
+    ("receipt", 10),
 )
+RECEIPT_LINES = 100
+"""Lines (text and layout order together) of a short page: a receipt."""
 
 
 def classify(text: str, ordered: str | None = None) -> Classification:
@@ -98,6 +101,7 @@ def classify(text: str, ordered: str | None = None) -> Classification:
         "iban": bool(find_ibans(text)),
         "amounts": _at_least(3, (a for line in lines for a in find_amounts(line))),
     }
+    present["receipt"] = _receipt(present, lines)
     signals = [name for name, _ in _SIGNALS if present[name]]
     score = sum(weight for name, weight in _SIGNALS if present[name])
     if kind.other is not None:
@@ -119,6 +123,21 @@ def template_checks(classification: Classification) -> dict[str, Any]:
         return {"template": False}
     shown = list(classification.placeholders[:5])
     return {"template": True, "placeholders": shown, "confidence": "low", "needsReview": True}
+
+
+def _receipt(present: dict[str, bool], lines: list[str]) -> bool:
+    """A till receipt or a restaurant's Bewirtungsbeleg often has no title and no
+    number label: a short page with a total, VAT and a date is one (issue 40)."""
+    return present["total"] and present["vat"] and present["date"] and len(lines) <= RECEIPT_LINES
+
+
+def total_and_date(text: str) -> bool:
+    """A total with its amount and a date: what a receipt read below the OCR quality
+    gate must still show to be kept (`read_pdf_text(keep_below_gate=...)`)."""
+    lines = lines_of(text)
+    return bool(find_dates(text)) and any(
+        GROSS_LABEL.search(line) and find_amounts(line) for line in lines
+    )
 
 
 def _reference_list(lines: list[str]) -> bool:

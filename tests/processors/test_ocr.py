@@ -19,9 +19,10 @@ from processors.base import (
     ResultType,
 )
 from processors.ocr import OcrWord, layout_text, ocr_available, parse_tsv
+from processors.ocr_gate import MIN_MEAN_CONFIDENCE
 from processors.pdf import open_pdf
 from processors.pdf_invoices.processor import PdfTextInvoiceProcessor
-from processors.pdf_text import MIN_MEAN_CONFIDENCE, read_pdf_text
+from processors.pdf_text import read_pdf_text
 from processors.pipeline import read_document
 from processors.text_quality import measure
 from processors.text_values import page_texts
