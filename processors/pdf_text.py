@@ -2,11 +2,11 @@
 pages without a usable one. docs/ocr.md has the thresholds and how they were calibrated.
 
 Per page, up to the reader's page limit:
-1. the text layer (PDFium, `processors/text_layer.py`: plain and layout order) is used
-   when it reads as text (`processors/text_quality.py`: at least half of its tokens
-   word-like, and not like a substitution cipher: see "Scrambled text layers" in
-   docs/pdf_text.md) and, if it is short, the page draws no image beside it (a scan with a
-   stamped page number);
+1. the text layer (PDFium, `processors/text_layer.py`) is used when it reads as text
+   (`processors/text_quality.py`: half of its tokens word-like, no substitution cipher,
+   and in the doubtful band its words are what OCR reads on the page:
+   `processors/layer_check.py`; docs/pdf_text.md, "Scrambled text layers") and, if it is
+   short, the page draws no image beside it (a scan with a stamped page number);
 2. otherwise the page is rendered (pypdfium2, greyscale, `OCR_DPI`); a page on which
    nothing is drawn is skipped;
 3. otherwise it is turned straight (`deskew`) and Tesseract reads it
@@ -16,12 +16,9 @@ Per page, up to the reader's page limit:
    following pages are read with the German model alone, once each, unless a page's
    reading contradicts it (docs/ocr.md).
 
-Every scanned page with text on it must pass the quality gate: mean word confidence at
-least `MIN_MEAN_CONFIDENCE` and recognised words at least `MIN_RECOGNISED_RATE`
-(`processors/ocr_gate.py`), else the document fails `unreadable_document` at that page
-(fields read from it could not be trusted). When a page needs OCR and the engine is not installed, the document fails
-`processing_failed` with a message naming the missing engine: the scan itself may be
-fine, and the web application retries `processing_failed` once the engine is there.
+Every scanned page with text on it must pass the quality gate (`processors/ocr_gate.py`),
+else the document fails `unreadable_document` at that page. Without an installed OCR
+engine a page that needs it fails `processing_failed`, naming the missing engine.
 """
 
 from __future__ import annotations
@@ -32,7 +29,9 @@ import itertools
 import logging
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import pypdfium2 as pdfium  # type: ignore[import-untyped]
 import pypdfium2.raw as pdfium_raw  # type: ignore[import-untyped]
@@ -41,6 +40,7 @@ from PIL import Image, ImageFilter
 from processors.base import FailureCode, FileKind, ProcessingError
 from processors.deskew import deskew
 from processors.json_fields import to_json
+from processors.layer_check import misread_pages
 from processors.ocr import (
     LANGUAGES,
     PAGE_SEGMENTATION,
@@ -59,14 +59,15 @@ from processors.ocr import (
     recognised_rate,
     repaired,
 )
-from processors.ocr_gate import gate, legible
+from processors.ocr_gate import OcrStats, gate, legible
 from processors.ocr_marks import bullets, second_look, unread_ink
+from processors.ocr_preprocess import another_look, improve, score
 from processors.pdf import open_pdf
 from processors.pdf_images import undecodable_page
 from processors.pdf_layout.lines import PageLayout
 from processors.pdf_layout.ocr_words import ocr_page_words, rows_text
 from processors.pdf_layout.words import PageWords
-from processors.results.source import OcrSummary, ReadMethod, Source, UndecodablePage
+from processors.results.source import ReadMethod, Source, UndecodablePage
 from processors.text_layer import read_pages, read_pages_and_words
 from processors.text_quality import reads_as_language, reads_as_text
 from processors.text_values import page_texts
@@ -84,9 +85,6 @@ SHORT_TEXT_LETTERS = 40
 _LETTER = re.compile(r"[^\W\d_]")
 MIN_OCR_WORDS = 5
 """Fewer words than this on a scanned page: no text (a drawing, a photo, a blank scan)."""
-TRUSTED_CONFIDENCE = 90.0
-"""From here up the calibration scans had about 90 % of their fields right; below it,
-results read by OCR are marked for review."""
 RETRY_CONFIDENCE = (40.0, 92.0)
 """A page read with a mean confidence in this range (clean scans read 93-96) is read
 again after a 5x5 median filter, which removes speckle noise (84.6 -> 95.4 on a 200 dpi
@@ -97,37 +95,11 @@ BLANK_LEVEL = 200
 
 
 @dataclass(frozen=True, slots=True)
-class OcrStats:
-    pages: int
-    words: int
-    mean_confidence: float
-    recognised_rate: float
-    seconds: float
-    undecodable: tuple[UndecodablePage, ...] = ()
-    """Pages read as without text because PDFium could not decode their images."""
-
-    @property
-    def trusted(self) -> bool:
-        return self.mean_confidence >= TRUSTED_CONFIDENCE
-
-    def summary(self, pages_not_read: int) -> OcrSummary:
-        return OcrSummary(
-            pages=self.pages,
-            words=self.words,
-            mean_confidence=round(self.mean_confidence, 1),
-            recognised_rate=round(self.recognised_rate, 3),
-            seconds=round(self.seconds, 2),
-            review_advised=not self.trusted,
-            pages_not_read=pages_not_read,
-            undecodable_pages=self.undecodable or None,
-        )
-
-
-@dataclass(frozen=True, slots=True)
 class _Ocr:
     command: str
     quality_gate: bool
     max_pages: int
+    keep_below_gate: Callable[[str], bool] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,12 +155,14 @@ def read_pdf_text(
     quality_gate: bool = True,
     max_ocr_pages: int = MAX_OCR_PAGES,
     with_words: bool = False,
+    keep_below_gate: Callable[[str], bool] | None = None,
 ) -> PdfText:
     """Text of the first `max_pages` pages, and with `with_words` each page's words and
     boxes (about 3 ms a document more, docs/pdf_invoices.md). Raises `ProcessingError`:
     from `open_pdf`, `unreadable_document` for a scan below the quality gate,
-    `processing_failed` when OCR is needed and not installed. `quality_gate=False` is for
-    calibration only."""
+    `processing_failed` when OCR is needed and not installed; a page below the gate
+    whose text `keep_below_gate` accepts is kept (a receipt's total and date).
+    `quality_gate=False` is for calibration only."""
     reader = open_pdf(data)
     document = _open_pdfium(data)
     if document is None:
@@ -201,14 +175,16 @@ def read_pdf_text(
         else:
             (plain, layout), words = read_pages(document, max_pages), None
         doubtful = [n for n, text in enumerate(plain) if not _usable(text) or _short(text)]
-        if not doubtful:
+        misread = misread_pages(document, plain, ocr_command, skip=doubtful)
+        if not doubtful and not misread:
             return PdfText(tuple(plain), tuple(layout), None, words=_tupled(words))
         pending = [n for n in doubtful if not _usable(plain[n]) or _draws_image(document[n])]
+        pending = sorted(pending + misread)
         return _with_ocr(
             _Pages(plain, layout, words),
             pending,
             document,
-            _Ocr(ocr_command, quality_gate, max_ocr_pages),
+            _Ocr(ocr_command, quality_gate, max_ocr_pages, keep_below_gate),
         )
     finally:
         document.close()
@@ -267,6 +243,9 @@ def _with_ocr(
         page = None
         if image is not None:
             page, languages = _recognise(image, 72 * scale, settings.command, languages)
+            if another_look(image, page, MIN_OCR_WORDS):
+                read_again = partial(_reread, command=settings.command, languages=languages)
+                page = improve(deskew(image), page, read_again, MIN_OCR_WORDS)
             read += 1
         if image is None or page is None or len(page.words) < MIN_OCR_WORDS:
             # a drawing, a photo or a blank scan, or images PDFium cannot decode
@@ -274,7 +253,8 @@ def _with_ocr(
             undecodable.extend(found)
             read += bool(found and page is None)  # a page OCR read as without text
             continue
-        if settings.quality_gate:
+        keep = settings.keep_below_gate
+        if settings.quality_gate and not (keep and keep(f"{page.plain}\n{page.layout}")):
             gate(number + 1, page.words)
         words.extend(page.words)
         size = (image.width / scale, image.height / scale)
@@ -354,14 +334,7 @@ def _despeckled(
     if not _middling(page):
         return page
     filtered = _run(image.filter(ImageFilter.MedianFilter(DESPECKLE_SIZE)), command, languages)
-    return max(page, filtered, key=_reading_score)
-
-
-def _reading_score(page: OcrPage) -> int:
-    """Recognised words less the others: noise read as words counts against a reading,
-    and so does text a filter wiped out (fewer words recognised)."""
-    recognised = sum(word.recognised for word in page.words)
-    return recognised - (len(page.words) - recognised)
+    return max(page, filtered, key=score)
 
 
 def _run(
@@ -384,6 +357,12 @@ def _run(
         raise ProcessingError(
             FailureCode.UNREADABLE_DOCUMENT, f"The scanned page could not be read: {error}"
         ) from error
+
+
+def _reread(
+    image: Image.Image, segmentation: int, command: str, languages: tuple[str, ...]
+) -> OcrPage:
+    return _run(image, command, languages, segmentation)
 
 
 def _not_installed(command: str, reason: str) -> ProcessingError:

@@ -23,11 +23,13 @@ from processors.base import (
 from processors.invoice_model import PaymentMeans, invoice_direction
 from processors.json_fields import from_json
 from processors.ocr import DEFAULT_COMMAND
+from processors.ocr_gate import MIN_MEAN_CONFIDENCE
 from processors.pdf_invoices.classify import (
     INVOICE_THRESHOLD,
     Classification,
     classify,
     template_checks,
+    total_and_date,
 )
 from processors.pdf_invoices.evidence import field_evidence
 from processors.pdf_invoices.fields import Reading, extract_invoice, read_invoice
@@ -73,7 +75,9 @@ class PdfTextInvoiceProcessor:
 
     def process(self, data: bytes, context: ProcessingContext) -> Outcome:
         forget_lines()
-        pdf_text = read_pdf_text(data, context.ocr_command, MAX_PAGES, with_words=True)
+        pdf_text = read_pdf_text(
+            data, context.ocr_command, MAX_PAGES, with_words=True, keep_below_gate=total_and_date
+        )
         if pdf_text.empty:
             if context.document_type is DocumentType.AUTO:
                 raise Declined("nothing to read (no text, nothing drawn): an other document")
@@ -90,6 +94,7 @@ class PdfTextInvoiceProcessor:
         pages = _pages(pdf_text)
         reading = _with_geometry_seller(_with_window_buyer(reading, pages), pages)
         reading = _with_column_iban(reading, pages)
+        reading = _below_gate_doubts(reading, pdf_text)
         invoice, checks = reading.invoice, reading.checks
         if pdf_text.ocr is not None and not pdf_text.ocr.trusted:
             checks = {**checks, "ocr": "low_confidence", "confidence": "low", "needsReview": True}
@@ -166,6 +171,16 @@ def _with_column_iban(reading: Reading, pages: tuple[PageLayout, ...]) -> Readin
 
 
 _LAYOUT_DOUBT = "read from the page's layout, not from a labelled line"
+
+
+def _below_gate_doubts(reading: Reading, pdf_text: PdfText) -> Reading:
+    """A scan kept below the OCR quality gate for its total and date (a receipt): every
+    field is doubted, with the page's mean confidence."""
+    ocr = pdf_text.ocr
+    if ocr is None or ocr.mean_confidence >= MIN_MEAN_CONFIDENCE:
+        return reading
+    reason = f"read by OCR with a mean confidence of {ocr.mean_confidence:.0f}/100"
+    return replace(reading, doubts={**dict.fromkeys(EvidenceField, reason), **reading.doubts})
 
 
 def read_text(data: bytes, ocr_command: str = DEFAULT_COMMAND) -> str:

@@ -37,11 +37,17 @@ class Scramble:
     mode: str = "permute"
     """`permute`: a random permutation of the chosen letters; `shift`: each chosen
     letter becomes the one a few places later in `LETTERS` (a font whose map is off by
-    some glyphs)."""
+    some glyphs); `capitals`: the chosen capitals (`share` of the 26) become the small
+    letter a few places earlier, the rest stays (`hontoauszug mostbank diro` for
+    "Kontoauszug Postbank Giro", issue 40)."""
     seed: int = 1
 
     def mapping(self) -> dict[str, str]:
         rng = random.Random(self.seed)
+        if self.mode == "capitals":
+            capitals = rng.sample(LETTERS[26:52], round(self.share * 26))
+            step = rng.randint(2, 5)
+            return {c: LETTERS[(LETTERS.index(c) - 26 - step) % 26] for c in capitals}
         chosen = rng.sample(LETTERS, round(self.share * len(LETTERS)))
         if self.mode == "shift":
             step = rng.randint(1, 5)
