@@ -25,6 +25,7 @@ from processors.vat_confirmation import VatAnswer, VatQuery, VatService
 from storage.db import Database
 from storage.models import Company, Result
 from storage.repositories import vat_confirmations
+from storage.result_changes import note_changed
 from storage.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -73,6 +74,8 @@ def confirm_result(
                     session, result.company_id, result.id, party, query.key, answer
                 )
             kept += 1
+        if kept:
+            note_changed(session, result)  # the result's answer carries the confirmations
         session.commit()
         return kept
 
@@ -89,8 +92,10 @@ def confirm_quietly(db: Database, settings: Settings, result_id: uuid.UUID) -> N
 
 def _questions(data: dict[str, Any], own_ids: set[str]) -> Iterator[tuple[str, VatQuery]]:
     """Foreign (not German) EU VAT ids whose offline check passed, not the company's own."""
+    invoice = data.get("invoice")
+    parties = invoice if isinstance(invoice, dict) else {}
     for party in ("seller", "buyer"):
-        details = data.get(party)
+        details = parties.get(party)
         if not isinstance(details, dict):
             continue
         vat_id = details.get("vatId")

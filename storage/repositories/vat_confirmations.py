@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from processors.vat_confirmation import Confirmed, VatAnswer
 from storage.models import utcnow
+from storage.resources import utc_z
 from storage.vat_confirmation_models import VatConfirmationRow
 
 
@@ -89,6 +90,22 @@ def confirmations_of(session: Session, result_id: uuid.UUID) -> list[dict[str, A
     return [_shown(row) for row in rows]
 
 
+def confirmations_of_results(
+    session: Session, result_ids: list[uuid.UUID]
+) -> dict[uuid.UUID, list[dict[str, Any]]]:
+    found: dict[uuid.UUID, list[dict[str, Any]]] = {}
+    if not result_ids:
+        return found
+    statement = (
+        select(VatConfirmationRow)
+        .where(VatConfirmationRow.result_id.in_(result_ids))
+        .order_by(VatConfirmationRow.created_at.desc())
+    )
+    for row in session.scalars(statement):
+        found.setdefault(row.result_id, []).append(_shown(row))
+    return found
+
+
 def _shown(row: VatConfirmationRow) -> dict[str, Any]:
     return {
         "party": row.party,
@@ -99,4 +116,4 @@ def _shown(row: VatConfirmationRow) -> dict[str, Any]:
 
 
 def _iso(moment: datetime) -> str:
-    return moment.isoformat(timespec="seconds")
+    return utc_z(moment)

@@ -93,14 +93,12 @@ def test_no_service_listening_is_unanswered_not_an_error() -> None:
 
 
 def _invoice(seller_vat_id: str) -> dict[str, Any]:
-    return {
-        "seller": {
-            "name": "Alpen Handel GmbH",
-            "vatId": seller_vat_id,
-            "address": {"lines": ["Ringstrasse 1"], "city": "Wien", "postalCode": "1010"},
-        },
-        "buyer": {"name": "Acme GmbH", "vatId": "DE123456789"},
+    seller = {
+        "name": "Alpen Handel GmbH",
+        "vatId": seller_vat_id,
+        "address": {"lines": ["Ringstrasse 1"], "city": "Wien", "postalCode": "1010"},
     }
+    return {"invoice": {"seller": seller, "buyer": {"name": "Acme GmbH", "vatId": "DE123456789"}}}
 
 
 def _book(database: Database, tenant: Tenant, data: dict[str, Any]) -> uuid.UUID:
