@@ -172,3 +172,16 @@ def test_invalid_offline_or_german_ids_are_not_asked(
             result_id = _book(database, tenant, _invoice(vat_id))
             assert vat_confirm.confirm_result(database, configured, result_id) == 0
         assert server.requests == []
+
+
+def test_trouble_never_fails_the_document(
+    database: Database, tenant: Tenant, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The worker's hook (flows/work.py) logs whatever goes wrong and carries on."""
+
+    def broken(*_: object) -> int:
+        raise RuntimeError("database gone")
+
+    monkeypatch.setattr(vat_confirm, "confirm_result", broken)
+    result_id = _book(database, tenant, _invoice("ATU13585627"))
+    vat_confirm.confirm_quietly(database, _configured(settings, "http://127.0.0.1:9"), result_id)
