@@ -14,6 +14,7 @@ from datetime import timedelta
 
 from sqlalchemy.exc import DBAPIError
 
+from flows import vat_confirm
 from flows.executor import DocumentExecutor, FetchTimedOut, ReaderKilled, WorkerLost
 from flows.jobs import Booked, Job, JobEnd
 from flows.reader_process import StoreTrouble
@@ -228,6 +229,8 @@ def run_job(env: WorkerEnv, job: Job) -> JobEnd:
             return duplicate
         end = env.recorder.record(job, _read(env, job))
         log.info("%s", end)
+        if end.result is not None and end.result[1] is ResultType.INVOICE:
+            vat_confirm.confirm_quietly(env.db, env.settings, end.result[0])
         return end
     except WorkerLost as lost:
         return _charge_crash(env, job, lost)

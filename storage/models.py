@@ -396,5 +396,6 @@ from storage import (  # noqa: E402, F401
     datev_models,
     imap_models,
     payment_match_models,
+    vat_confirmation_models,
     webhook_models,
 )

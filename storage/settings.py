@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
-from typing import Self
+from typing import Literal, Self
 
 from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -140,6 +140,17 @@ class Settings(BaseSettings):
     # IMAP polling (docs/email.md): a CA file trusted besides the system's for companies'
     # IMAP servers (a company CA; the tests' Dovecot). Empty: the system's CAs only.
     imap_ca_file: str = ""
+
+    # Online confirmation of foreign EU VAT ids (docs/checks.md): off (default), `evatr`
+    # (the BZSt's qualified confirmation: name, place, postcode, street compared; needs
+    # the company's own German VAT id) or `vies` (the EU's VIES). The endpoint empty:
+    # the service's published address. The same question is answered from the kept
+    # answers for the cache time (0: asked every time).
+    vat_confirm_service: Literal["off", "evatr", "vies"] = "off"
+    vat_confirm_endpoint: str = ""
+    vat_confirm_own_vat_id: str = ""
+    vat_confirm_cache_hours: float = Field(default=24.0, ge=0)
+    vat_confirm_timeout_seconds: float = Field(default=15.0, gt=0)
 
     @property
     def max_request_bytes(self) -> int:

@@ -168,16 +168,42 @@ class PaymentMatchOut(BaseModel):
     createdAt: str
 
 
+class VatConfirmationOut(BaseModel):
+    """The online confirmation of a party's foreign EU VAT id by eVatR or VIES
+    (docs/checks.md), kept as proof: the service's status code, its request id and
+    time, and the comparison of name, city, postcode and street (A match, B mismatch,
+    C not asked, D not given by the member state)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    party: Literal["seller", "buyer"]
+    service: Literal["evatr", "vies"]
+    vatId: str
+    confirmed: Literal["valid", "invalid", "unanswered"]
+    status: str = Field(description="eVatR `evatr-NNNN`; VIES `valid`, `invalid` or its error.")
+    requestedAt: str = Field(description="The time the service gave for its answer.")
+    requestId: str | None
+    matches: dict[str, Literal["A", "B", "C", "D"]] = Field(
+        description="Keys name, city, postalCode, street."
+    )
+    validFrom: str | None
+    validTo: str | None
+    answeredAt: str = Field(description="When it was kept; ISO 8601 UTC with `Z`.")
+    cached: bool = Field(description="An earlier answer to the same question, reused.")
+
+
 class InvoiceResultOut(ResultBase):
     """An invoice: the normalized invoice (EN 16931 terms in the descriptions), its
     direction, how it was read (`validation` of an e-invoice, or `classification` and
     `checks` of a PDF's text, with `needsReview`), and a hybrid's `hybridCheck`. Beside
-    the data: the warnings about its bank account and the payments matched to it."""
+    the data: the warnings about its bank account, the payments matched to it and the online
+    confirmations of its foreign VAT ids."""
 
     type: Literal["invoice"]
     data: InvoiceData  # type: ignore[valid-type]
     accountWarnings: list[AccountWarningOut] = Field(default_factory=list)
     paymentMatches: list[PaymentMatchOut] = Field(default_factory=list)
+    vatConfirmations: list[VatConfirmationOut] = Field(default_factory=list)
 
 
 class BankStatementResultOut(ResultBase):

@@ -1,6 +1,7 @@
 """The invoice page's checks of issue 42: the parties' tax ids (checked offline,
-processors/tax_ids.py) and the warnings about the bank account the invoice asks to be
-paid into (storage/repositories/bank_accounts.py), with the accountant's decisions."""
+processors/tax_ids.py; online where configured, flows/vat_confirm.py) and the
+warnings about the bank account the invoice asks to be paid into
+(storage/repositories/bank_accounts.py), with the accountant's decisions."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from processors.results.invoice import InvoiceResult
 from processors.tax_ids import TaxIdCheck, TaxIdKind, TaxIdVerdict, tax_id_checks
 from storage.bank_account_models import AccountWarningRow
 from storage.models import Result
-from storage.repositories import bank_accounts, web_results
+from storage.repositories import bank_accounts, vat_confirmations, web_results
 
 PARTY_LABELS = {"seller": N_("Seller"), "buyer": N_("Buyer")}
 KIND_LABELS = {TaxIdKind.VAT_ID: N_("VAT id"), TaxIdKind.TAX_NUMBER: N_("Tax number")}
@@ -103,4 +104,77 @@ def _warning_text(row: AccountWarningRow) -> Message:
     return Message(
         N_("The account %(iban)s is held in %(iban_country)s, but the supplier is in %(country)s."),
         {"iban": iban, "iban_country": row.iban[:2], "country": row.supplier_country or ""},
+    )
+
+
+SERVICE_LABELS = {"evatr": N_("BZSt eVatR (qualified)"), "vies": N_("EU VIES")}
+CONFIRMED_LABELS = {
+    "valid": N_("valid"),
+    "invalid": N_("not valid"),
+    "unanswered": N_("no answer (asked again with the next invoice)"),
+}
+FIELD_LABELS = {
+    "name": N_("Name"),
+    "city": N_("Place"),
+    "postalCode": N_("Postcode"),
+    "street": N_("Street"),
+}
+MATCH_LABELS = {
+    "A": N_("matches"),
+    "B": N_("does not match"),
+    "C": N_("not asked"),
+    "D": N_("not given by the member state"),
+}
+
+
+@dataclass(frozen=True)
+class MatchView:
+    field_label: str
+    code: str
+    code_label: str
+
+
+@dataclass(frozen=True)
+class VatConfirmationView:
+    party_label: str
+    vat_id: str
+    service_label: str
+    confirmed: str
+    confirmed_label: str
+    status: str
+    requested_at: str
+    request_id: str | None
+    matches: tuple[MatchView, ...]
+    cached: bool
+
+    @property
+    def mismatch(self) -> bool:
+        return any(match.code == "B" for match in self.matches)
+
+
+def vat_confirmation_views(session: Session, result: Result) -> tuple[VatConfirmationView, ...]:
+    """The online answers kept as proof for the invoice, latest first."""
+    return tuple(
+        _confirmation_view(c) for c in vat_confirmations.confirmations_of(session, result.id)
+    )
+
+
+def _confirmation_view(shown: dict[str, object]) -> VatConfirmationView:
+    matches = shown.get("matches")
+    codes = matches if isinstance(matches, dict) else {}
+    return VatConfirmationView(
+        party_label=PARTY_LABELS.get(str(shown["party"]), str(shown["party"])),
+        vat_id=str(shown["vatId"]),
+        service_label=SERVICE_LABELS.get(str(shown["service"]), str(shown["service"])),
+        confirmed=str(shown["confirmed"]),
+        confirmed_label=CONFIRMED_LABELS.get(str(shown["confirmed"]), str(shown["confirmed"])),
+        status=str(shown["status"]),
+        requested_at=str(shown["requestedAt"]),
+        request_id=str(shown["requestId"]) if shown.get("requestId") else None,
+        matches=tuple(
+            MatchView(label, str(codes[key]), MATCH_LABELS.get(str(codes[key]), str(codes[key])))
+            for key, label in FIELD_LABELS.items()
+            if key in codes
+        ),
+        cached=bool(shown.get("cached")),
     )

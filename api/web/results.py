@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from api.body_limits import BodyKind, body_limit
 from api.deps import ServicesDep
 from api.web.auth import CsrfUser, CurrentUser, WebUser
-from api.web.check_views import account_warning_views, tax_id_views
+from api.web.check_views import account_warning_views, tax_id_views, vat_confirmation_views
 from api.web.content_views import content_check_view
 from api.web.downloads import original_response, stored_upload
 from api.web.evidence_views import evidence_view
@@ -141,6 +141,7 @@ def invoice_page(
             "summary": invoice_summary(read, len(duplicates)),
             "evidence": evidence,
             "tax_ids": tax_id_views(read),
+            "vat_confirmations": vat_confirmation_views(session, result),
             "content_check": content_check_view(read),
             "payment": invoice_payment_status(session, result.id, read),
             "account_warnings": account_warning_views(session, result),
