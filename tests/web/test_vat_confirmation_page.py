@@ -15,7 +15,7 @@ from storage.db import Database
 from storage.repositories import results as result_repo
 from storage.repositories import users
 from storage.settings import Settings
-from tests.processors.generated_docs import SAMPLE_INVOICE, german_invoice
+from testkit.generated_docs import SAMPLE_INVOICE, german_invoice
 from tests.support.vat_services import vat_services
 from tests.web.support import Account, section_of
 
