@@ -243,9 +243,6 @@ def _with_ocr(
         page = None
         if image is not None:
             page, languages = _recognise(image, 72 * scale, settings.command, languages)
-            if another_look(image, page, MIN_OCR_WORDS):
-                read_again = partial(_reread, command=settings.command, languages=languages)
-                page = improve(deskew(image), page, read_again, MIN_OCR_WORDS)
             read += 1
         if image is None or page is None or len(page.words) < MIN_OCR_WORDS:
             # a drawing, a photo or a blank scan, or images PDFium cannot decode
@@ -294,10 +291,18 @@ def _recognise(
     French, Dutch, Spanish or Italian again with that model alone. Found in one language:
     read with its model alone, once, unless that reading contradicts it; then as
     undecided. A middling reading is read again after the median filter, and the better
-    one kept (docs/ocr.md). Then ink left unread is looked at again, and bullets read
-    as letters are put right (processors/ocr_marks.py)."""
+    one kept (docs/ocr.md). A page read badly is read again as a photo or a till roll,
+    and a better reading kept as it is; otherwise ink left unread is looked at again,
+    and bullets read as letters are put right (processors/ocr_marks.py)."""
     image = deskew(image)
     page, languages = _read(image, command, decided)
+    if another_look(image, page, MIN_OCR_WORDS):
+        # a photo or a till roll read again (processors/ocr_preprocess.py); a better
+        # reading of a cut-out or single column is kept as it is, without a second look
+        read_again = partial(_reread, command=command, languages=languages)
+        better = improve(image, page, read_again, MIN_OCR_WORDS)
+        if better is not page:
+            return better, languages
     words = page.words
     # a page the quality gate refuses is not looked at again: on noise the sparse-text
     # mode reads for minutes

@@ -127,8 +127,13 @@ def template_checks(classification: Classification) -> dict[str, Any]:
 
 def _receipt(present: dict[str, bool], lines: list[str]) -> bool:
     """A till receipt or a restaurant's Bewirtungsbeleg often has no title and no
-    number label: a short page with a total, VAT and a date is one (issue 40)."""
-    return present["total"] and present["vat"] and present["date"] and len(lines) <= RECEIPT_LINES
+    number label: a short page with a total of one amount, VAT and a date is one (issue
+    40). A ledger's sum row (a trial balance: debit, credit, balance) is not a total."""
+    if not (present["total"] and present["vat"] and present["date"]):
+        return False
+    return len(lines) <= RECEIPT_LINES and any(
+        GROSS_LABEL.search(line) and len(find_amounts(line)) == 1 for line in lines
+    )
 
 
 def total_and_date(text: str) -> bool:

@@ -217,10 +217,10 @@ WORD = guarded(r"(?!(?:EUR|USD|GBP|CHF|INR)\b)[^\W\d_]{3,}")
 CURRENCY_MARKS = guarded(r"[\s€$£¥₹]|\b(?:EUR|USD|GBP|CHF|INR)\b")
 ENGLISH = guarded(r"\b(invoice|total|amount|due|date|the)\b", _I)
 
-POSTAL = re.compile(r"(?:^|\s)(?:[A-Z]{1,2}[- ]?)?\d{4,5}\s+\w")
-STREET = re.compile(
+POSTAL = guarded(r"(?:^|\s)(?:[A-Z]{1,2}[- ]?)?\d{4,5}\s+\w")
+STREET = guarded(
     r"^\d|\d+\s*[a-z]?$|stra(?:ss|ß)e|str\.|\b(?:road|street|weg|allee|platz|gasse|rue|avenue|"
     r"laan|straat|via|calle)\b",
-    re.IGNORECASE,
+    _I,
 )
 """A postcode and town, a street: the lines of an address under a party's name."""
