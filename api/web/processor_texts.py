@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from api.web.i18n import N_, Message
+from processors.archive import ArchiveProblem
 from processors.base import FailureCode
 
 
@@ -72,9 +73,38 @@ UNKNOWN_FAILURE = FailureText(
 )
 
 
+# Why a whole batch failed (processors/archive.py ArchiveProblem; flows/unpack.py
+# DMARC_FAILED); a batch's reading failure is a FailureCode.
+BATCH_FAILURE_TEXTS = {
+    ArchiveProblem.INVALID.value: FailureText(
+        N_("Archive unreadable"),
+        N_("The ZIP archive is damaged or not a ZIP archive; none of its files was read."),
+        N_("Ask the sender for the archive again, or send its files one by one."),
+    ),
+    ArchiveProblem.TOO_MANY_FILES.value: FailureText(
+        N_("Too many files in the archive"),
+        N_("The archive holds more files than one batch may; none of them was read."),
+        N_("Split the files into several smaller archives and upload them again."),
+    ),
+    ArchiveProblem.TOO_LARGE.value: FailureText(
+        N_("Archive too large"),
+        N_("The archive unpacks to more than one batch may hold; none of its files was read."),
+        N_("Split the files into several smaller archives and upload them again."),
+    ),
+    "dmarc_failed": FailureText(
+        N_("Sender not verified"),
+        N_("The e-mail failed the sender check (DMARC), and the company refuses such mail."),
+        N_("Check with the sender; if the mail is genuine, upload its attachments yourself."),
+    ),
+}
+_ALL_FAILURES: dict[str, FailureText] = {
+    **{code.value: text for code, text in FAILURE_TEXTS.items()},
+    **BATCH_FAILURE_TEXTS,
+}
+
+
 def failure_text(code: str | None) -> FailureText:
-    known = code in FAILURE_TEXTS
-    return FAILURE_TEXTS[FailureCode(code)] if known and code else UNKNOWN_FAILURE
+    return _ALL_FAILURES.get(code or "", UNKNOWN_FAILURE)
 
 
 # --- the direction's reason (processors/invoice_model.py decide_direction) -----------

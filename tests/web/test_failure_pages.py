@@ -15,18 +15,21 @@ from lxml import html
 from api.deps import Services
 from api.web.i18n import translate, translations
 from api.web.processor_texts import (
+    BATCH_FAILURE_TEXTS,
     FAILURE_TEXTS,
     direction_reason,
     schema_summary,
     totals_explained,
     xml_position,
 )
+from flows.unpack import DMARC_FAILED
+from processors.archive import ArchiveProblem
 from processors.base import FailureCode
 from scripts.update_translations import read_catalog
 from storage.db import Database
-from storage.models import Upload
+from storage.models import Batch, Upload
 from storage.repositories import users
-from tests.web.support import Account, csrf_in, seed_upload
+from tests.web.support import Account, csrf_in, seed_batch, seed_upload
 
 # The processor's English, as stored with a failed upload: it must not reach the page
 # outside the toggle.
@@ -39,6 +42,7 @@ ALLOWED = {
     "information", "e-invoice", "e-rechnung", "logout", "bank", "account", "sepa",
 }  # fmt: skip
 WORD = re.compile(r"[A-Za-zÄÖÜäöüß]+")
+HEX = re.compile(r"[0-9a-f]*[0-9][0-9a-f-]*")  # ids (a uuid's letters are no words)
 PLACEHOLDER = re.compile(r"%\(\w+\)s")
 
 
@@ -67,13 +71,13 @@ ENGLISH_WORDS, GERMAN_WORDS = _vocabularies()
 
 def _visible_text(page: str) -> str:
     """What a reader sees without opening a toggle: the main content, without code
-    (ids, hashes) and without the body of <details> (its <summary> stays)."""
+    and ids (hashes, uuids) and without the body of <details> (its <summary> stays)."""
     main = _elements(html.fromstring(page), "//main")[0]
     for hidden in _elements(main, ".//details/*[not(self::summary)] | .//code"):
         parent = hidden.getparent()
         assert parent is not None
         parent.remove(hidden)
-    return str(main.text_content())
+    return HEX.sub(" ", str(main.text_content()))
 
 
 def _elements(node: html.HtmlElement, path: str) -> list[html.HtmlElement]:
@@ -233,3 +237,28 @@ def test_a_failed_upload_can_be_deleted_with_the_forms_token(
         f"/app/uploads/{theirs}/delete", data={"csrf_token": csrf_in(page)}, follow_redirects=False
     )
     assert other.status_code == 404
+
+
+@pytest.mark.parametrize("code", sorted(BATCH_FAILURE_TEXTS))
+def test_a_failed_batch_says_why_in_german(
+    web_client: TestClient, database: Database, account: Account, code: str
+) -> None:
+    _set_language(database, account, "de")
+    batch_id = seed_batch(
+        database, account.company_id, [], unpack_state="failed", file_name="rechnungen.zip"
+    )
+    with database.session() as session:
+        batch = session.get(Batch, batch_id)
+        assert batch is not None
+        batch.error_code, batch.error_message = code, PROCESSOR_MESSAGE
+        session.commit()
+    page = web_client.get(f"/app/batches/{batch_id}").text
+    leaked = (_words(_visible_text(page)) & ENGLISH_WORDS) - ALLOWED
+    assert not leaked, f"{code}: {sorted(leaked)}"
+    assert translate("de", BATCH_FAILURE_TEXTS[code].next_step) in _visible_text(page)
+
+
+def test_the_batch_failure_codes_are_those_the_worker_sets() -> None:
+    assert {problem.value for problem in ArchiveProblem} | {DMARC_FAILED} == set(
+        BATCH_FAILURE_TEXTS
+    )

@@ -53,7 +53,7 @@ def test_inbox_row_shows_status_type_error_and_result_link(
     page = web_client.get("/app/uploads").text
     assert set(listed(page)) == {failed, done}
     # The catalogue's words for the code, not the code or the processor's English.
-    assert "Not a bank statement" in page and "Upload the bank's statement PDF" in page
+    assert "Not a bank statement" in page and "statement PDF, or upload this file" in page
     assert "not_a_bank_statement" not in page and "No account statement found." not in page
     assert "Bank statement" in page
     assert re.search(r'href="/app/invoices/[0-9a-f-]{36}">Invoice<', page)
