@@ -44,7 +44,7 @@ ALLOWED_TRANSITIONS: dict[UploadStatus | None, frozenset[UploadStatus]] = {
         {UploadStatus.COMPLETED, UploadStatus.FAILED, UploadStatus.QUEUED}
     ),
     UploadStatus.COMPLETED: frozenset({UploadStatus.DELETED}),
-    UploadStatus.FAILED: frozenset({UploadStatus.QUEUED}),
+    UploadStatus.FAILED: frozenset({UploadStatus.QUEUED, UploadStatus.DELETED}),
     UploadStatus.DELETED: frozenset({UploadStatus.QUEUED}),
 }
 

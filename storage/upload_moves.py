@@ -165,7 +165,7 @@ CHARGE_CRASH = Move(
         ),
     ),
 )
-MARK_DELETED = Move("mark_deleted", (S.COMPLETED,), (Branch(S.DELETED, _BACK_IN_QUEUE),))
+MARK_DELETED = Move("mark_deleted", (S.COMPLETED, S.FAILED), (Branch(S.DELETED, _BACK_IN_QUEUE),))
 PURGE = Move(
     "purge",
     (S.DELETED,),
@@ -252,8 +252,8 @@ class UploadMoves:
         return self._apply(CHARGE_CRASH, reason=reason)
 
     def mark_deleted(self) -> StatusChange:
-        """completed -> deleted (its result was deleted): clears the result, the error and
-        the lease."""
+        """completed -> deleted (its result was deleted), or failed -> deleted (the user
+        deleted the failed upload): clears the result, the error and the lease."""
         return self._apply(MARK_DELETED)
 
     def purge(self) -> StatusChange:

@@ -64,10 +64,15 @@ def translations(language: str) -> gettext.NullTranslations:
 
 
 def translate(language: str, text: str | Message) -> str:
-    """A msgid or a Message in `language`; text not in the catalog stays as it is."""
+    """A msgid or a Message in `language` (a Message among its values too); text not in
+    the catalog stays as it is."""
     found = translations(language)
     if isinstance(text, Message):
-        return found.gettext(text.msgid) % text.values
+        values = {
+            name: translate(language, value) if isinstance(value, Message) else value
+            for name, value in text.values.items()
+        }
+        return found.gettext(text.msgid) % values
     return found.gettext(text)
 
 

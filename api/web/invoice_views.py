@@ -16,6 +16,7 @@ from api.web.labels import (
     PAYMENT_MEANS_LABELS,
     VAT_CATEGORY_LABELS,
 )
+from api.web.processor_texts import direction_reason, totals_explained
 from api.web.result_views import (
     FindingView,
     finding_views,
@@ -109,7 +110,7 @@ class DirectionView:
     label: str
     uncertain: bool
     mismatch: bool
-    reason: str | None
+    reason: str | Message | None
 
 
 @dataclass(frozen=True)
@@ -267,7 +268,7 @@ def direction_view(result: InvoiceResult) -> DirectionView:
         label=DIRECTION_LABELS.get(result.direction, N_("Unknown")),
         uncertain=result.direction_uncertain,
         mismatch=result.direction_mismatch,
-        reason=text(result.direction_reason),
+        reason=direction_reason(text(result.direction_reason)),
     )
 
 
@@ -303,12 +304,12 @@ def source_label(source: Source) -> str | Message:
 
 
 def review_notes(checks: InvoiceChecks | None) -> list[Message]:
-    """What a reader should double-check on an invoice read from text. What was checked
-    (`totals_explained`, the processor's words: `net + VAT = gross`) is not translated."""
+    """What a reader should double-check on an invoice read from text, with what was
+    checked (`totals_explained`, the processor's words: `net + VAT = gross`)."""
     if checks is None:
         return []
     notes: list[Message] = []
-    explained = text(checks.totals_explained)
+    explained = totals_explained(text(checks.totals_explained))
     if checks.totals is TotalsCheck.FAILED:
         notes.append(
             Message(N_("The totals do not add up (%(explained)s)."), {"explained": explained})

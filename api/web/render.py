@@ -18,6 +18,7 @@ from api.web.formats import format_date, format_datetime, format_money, format_n
 from api.web.i18n import LANGUAGE_NAMES, LANGUAGES, N_, Message, negotiate, supported, translate
 from api.web.i18n import translations as catalog
 from api.web.labels import VALUE_LABELS
+from api.web.processor_texts import failure_text
 from api.web.security_headers import security_headers
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
@@ -91,7 +92,9 @@ templates.env.install_gettext_callables(_gettext, _ngettext, newstyle=True)  # t
 templates.env.filters.update(
     money=_money, number=_number, date=_date, datetime=_datetime, label=_label, tr=_translated
 )
-templates.env.globals.update(languages=LANGUAGES, language_names=LANGUAGE_NAMES)
+templates.env.globals.update(
+    languages=LANGUAGES, language_names=LANGUAGE_NAMES, failure_text=failure_text
+)
 
 
 def request_language(request: Request, user: WebUser | None) -> str:

@@ -13,8 +13,9 @@ from datetime import datetime
 from typing import Any
 
 from api.web.finding_groups import FindingGroup, group_by_term
-from api.web.i18n import N_
+from api.web.i18n import N_, Message
 from api.web.labels import DOCUMENT_TYPE_LABELS, RESULT_TYPE_LABELS
+from api.web.processor_texts import FailureText, failure_text, xml_position
 from processors.base import DocumentType, FailureCode, ResultType
 from processors.einvoice.business_terms import explain
 from processors.results.findings import Finding
@@ -75,6 +76,11 @@ class FindingView:
     @property
     def short_location(self) -> str | None:
         return short_location(self.location)
+
+    @property
+    def shown_location(self) -> str | Message | None:
+        """`line 89, column 0` in the page's language, a path as it is."""
+        return xml_position(self.short_location)
 
 
 def explained_view(view: FindingView) -> FindingView:
@@ -229,7 +235,8 @@ class UploadView:
     created_at: datetime
     updated_at: datetime
     error_code: str | None
-    error_message: str | None
+    error_message: str | None  # the processor's English words, behind a toggle
+    failure: FailureText | None  # the catalogue's words for the error code
     findings: tuple[FindingView, ...]
     history: tuple[HistoryRow, ...]
     # When the stored file and the result data were removed (docs/retention.md).
@@ -238,6 +245,8 @@ class UploadView:
     result_type_label: str | None
     can_retry: bool
     retry_url: str
+    original_url: str | None  # a failed upload's stored file
+    delete_url: str | None  # a failed upload can be deleted
     active: bool  # still queued or processing: the page refreshes itself
 
     @property
@@ -247,6 +256,7 @@ class UploadView:
 
 def upload_view(upload: Upload, history: list[StatusChange], result: Result | None) -> UploadView:
     live = result is not None and result.deleted_at is None
+    failed = upload.status == UploadStatus.FAILED
     return UploadView(
         id=upload.id,
         file_name=upload.file_name,
@@ -261,6 +271,7 @@ def upload_view(upload: Upload, history: list[StatusChange], result: Result | No
         updated_at=upload.updated_at,
         error_code=upload.error_code,
         error_message=upload.error_message,
+        failure=failure_text(upload.error_code) if upload.error_code else None,
         findings=tuple(findings_of(mapping(upload.error_details).get("findings"))),
         history=tuple(HistoryRow(h.from_status, h.to_status, h.at, h.event) for h in history),
         purged_at=next((h.at for h in reversed(history) if h.event == HistoryEvent.PURGED), None),
@@ -268,6 +279,8 @@ def upload_view(upload: Upload, history: list[StatusChange], result: Result | No
         result_type_label=RESULT_TYPE_LABELS[ResultType(result.type)] if live and result else None,
         can_retry=is_retryable(upload),
         retry_url=f"/app/uploads/{upload.id}/retry",
+        original_url=f"/app/uploads/{upload.id}/original" if failed and upload.object_key else None,
+        delete_url=f"/app/uploads/{upload.id}/delete" if failed else None,
         active=upload.status in (UploadStatus.QUEUED, UploadStatus.PROCESSING),
     )
 

@@ -1,6 +1,6 @@
 """Result pages: the upload page, the four result pages, and the actions on them
-(confirm bank transactions, delete a result, retry a failed upload, download the
-original). Everything is scoped to the signed-in user's company: another company's
+(confirm bank transactions, delete a result, retry, download or delete a failed upload,
+download the original). Everything is scoped to the signed-in user's company: another company's
 ids answer the 404 page, like ids that do not exist."""
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from storage.models import Result, Upload
 from storage.repositories import results as result_repo
 from storage.repositories import uploads as upload_repo
 from storage.repositories import web_results
-from storage.repositories.web_results import NotRetryable, ResultLocked
+from storage.repositories.web_results import NotDeletable, NotRetryable, ResultLocked
 
 router = APIRouter(prefix="/app", include_in_schema=False)
 
@@ -58,6 +58,7 @@ STORAGE_REFUSALS = (
     N_("Only uploads that failed with processing_failed can be retried."),
     N_("The batch is still being read; retry once it has finished."),
     N_("The statement has confirmed transactions; confirmed transactions are locked."),
+    N_("Only failed uploads can be deleted here."),
 )
 
 
@@ -97,6 +98,38 @@ def retry_upload(
             return not_found_page(request, user)
         session.commit()
     return RedirectResponse(f"/app/uploads/{key}", status_code=303)
+
+
+@router.post("/uploads/{upload_id}/delete")
+@body_limit(BodyKind.FORM)
+def delete_failed_upload(
+    request: Request, upload_id: str, user: CsrfUser, services: ServicesDep
+) -> Response:
+    key = parse_id(upload_id)
+    if key is None:
+        return not_found_page(request, user)
+    with services.db.session() as session:
+        try:
+            upload = web_results.delete_failed_upload(session, user.company_id, key)
+        except NotDeletable as refused:
+            return error_page(request, user, 409, N_("Not deleted"), refused.detail)
+        if upload is None:
+            return not_found_page(request, user)
+        session.commit()
+    return RedirectResponse(f"/app/uploads/{key}", status_code=303)
+
+
+@router.get("/uploads/{upload_id}/original")
+@body_limit(BodyKind.NONE)
+def download_upload(
+    request: Request, upload_id: str, user: CurrentUser, services: ServicesDep
+) -> Response:
+    """An upload's stored file as it was sent (a failed one's too, to check or forward)."""
+    key = parse_id(upload_id)
+    with services.db.read_session() as session:
+        upload = upload_repo.get_upload(session, user.company_id, key) if key else None
+    response = original_response(services.store, [upload]) if upload else None
+    return response if response is not None else not_found_page(request, user)
 
 
 # --- result pages ----------------------------------------------------------------------

@@ -10,8 +10,9 @@ from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from api.web.i18n import N_
+from api.web.i18n import N_, Message
 from api.web.labels import PAYMENT_KIND_LABELS
+from api.web.processor_texts import schema_summary
 from api.web.result_views import grouped_iban, text
 from processors.results.payment_file import Payment, PaymentFile, PaymentKind
 from processors.results.statement import BankStatementResult, StatementTransaction
@@ -67,7 +68,7 @@ class PaymentFileView:
     creation_time: str | None
     initiating_party: str | None
     currency: str | None
-    xsd: str | None
+    xsd: str | Message | None
     structure: str | None
     payments: tuple[PaymentView, ...]
     checks: tuple[SumCheck, ...]
@@ -90,7 +91,7 @@ def payment_file_view(payment_file: PaymentFile) -> PaymentFileView:
         creation_time=text(payment_file.creation_time),
         initiating_party=text(payment_file.initiating_party),
         currency=currencies.pop() if len(currencies) == 1 else None,
-        xsd=text(payment_file.validation.xsd),
+        xsd=schema_summary(text(payment_file.validation.xsd)),
         structure=text(payment_file.validation.structure),
         payments=payments,
         checks=sum_checks(payment_file, payments),

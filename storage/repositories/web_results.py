@@ -33,6 +33,10 @@ class NotRetryable(DomainError):
     status, code, title = 409, "not_retryable", "The upload cannot be retried"
 
 
+class NotDeletable(DomainError):
+    status, code, title = 409, "not_deletable", "The upload cannot be deleted"
+
+
 # --- reading ---------------------------------------------------------------------------
 
 
@@ -152,6 +156,25 @@ def retry_upload(session: Session, company_id: uuid.UUID, upload_id: uuid.UUID) 
     if upload.batch_id is not None:
         _reopen_batch(session, upload.batch_id)
     record_move(session, upload, upload.retry())
+    session.flush()
+    return upload
+
+
+def delete_failed_upload(
+    session: Session, company_id: uuid.UUID, upload_id: uuid.UUID
+) -> Upload | None:
+    """A failed upload becomes `deleted` (its error cleared, a history row); its stored
+    bytes go at the end of the retention period, like a deleted result's
+    (storage/retention.py). None when the company has no such upload."""
+    statement = locked(
+        session, select(Upload).where(Upload.id == upload_id, Upload.company_id == company_id)
+    )
+    upload = session.scalars(statement).one_or_none()
+    if upload is None:
+        return None
+    if upload.status != UploadStatus.FAILED:
+        raise NotDeletable("Only failed uploads can be deleted here.")
+    record_move(session, upload, upload.mark_deleted())
     session.flush()
     return upload
 

@@ -20,6 +20,7 @@ ALLOWED = {
     ("processing", "queued"),
     ("completed", "deleted"),
     ("failed", "queued"),
+    ("failed", "deleted"),  # the user deleted the failed upload (issue 43)
     ("deleted", "queued"),
 }
 ALL_PAIRS = [(a, b) for a in [None, *UploadStatus] for b in UploadStatus]

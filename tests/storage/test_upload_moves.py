@@ -137,6 +137,7 @@ CASES = [
         row={"crashes": MAX_CRASHES - 1},
     ),
     Case("mark_deleted", S.COMPLETED, _columns(S.DELETED)),
+    Case("mark_deleted", S.FAILED, _columns(S.DELETED)),
     Case("retry", S.FAILED, _columns(S.QUEUED, attempts=0, crashes=0)),
     Case("retry", S.DELETED, _columns(S.QUEUED, attempts=0, crashes=0)),
     # Only the stored bytes go; a deleted upload has no result, error or lease anyway.

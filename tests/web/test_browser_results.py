@@ -230,7 +230,7 @@ def test_the_other_result_pages(
 
     invalid = send_and_read(live, live_account, invalid_e_invoice())
     page.goto(f"/app/uploads/{invalid['id']}")
-    expect(page.get_by_role("heading", name=re.compile("invalid_e_invoice"))).to_be_visible()
+    expect(page.get_by_role("heading", name=re.compile("Invalid e-invoice"))).to_be_visible()
     expect(page.locator("section[aria-labelledby=findings] tbody tr")).not_to_have_count(0)
     expect(page.get_by_role("button", name="Retry")).to_have_count(0)
     screenshot(page, "upload-invalid-e-invoice")

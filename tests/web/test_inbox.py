@@ -52,7 +52,9 @@ def test_inbox_row_shows_status_type_error_and_result_link(
     done = seed_upload(database, account.company_id, status="completed", result_type="invoice")
     page = web_client.get("/app/uploads").text
     assert set(listed(page)) == {failed, done}
-    assert "not_a_bank_statement" in page and "No account statement found." in page
+    # The catalogue's words for the code, not the code or the processor's English.
+    assert "Not a bank statement" in page and "statement PDF, or upload this file" in page
+    assert "not_a_bank_statement" not in page and "No account statement found." not in page
     assert "Bank statement" in page
     assert re.search(r'href="/app/invoices/[0-9a-f-]{36}">Invoice<', page)
 
@@ -174,7 +176,7 @@ def test_batch_page_shows_counts_and_uploads_and_refreshes_while_running(
     page = web_client.get(f"/app/batches/{running}").text
     assert '<meta http-equiv="refresh" content="3">' in page
     assert len(listed(page)) == 3
-    assert "file0.pdf" in page and "unreadable_document" in page
+    assert "file0.pdf" in page and "Document unreadable" in page
     assert re.search(r'<th scope="row">Total</th><td class="num">3</td>', page)
 
     finished = seed_batch(database, account.company_id, ["completed", "completed"])

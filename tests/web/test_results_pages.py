@@ -292,8 +292,10 @@ def test_upload_page_of_an_invalid_e_invoice_lists_every_finding(
     page = _page(web_client, f"/app/uploads/{body['id']}")
     text = _text(page)
 
-    assert "invalid_e_invoice" in text
-    assert body["error"]["message"].split()[0] in text
+    assert "Failed: Invalid e-invoice" in text
+    details = page.xpath('//section[@aria-labelledby="error"]//details[@class="technical"]')[0]
+    assert "invalid_e_invoice" in details.text_content()
+    assert body["error"]["message"].split()[0] in details.text_content()
     rows = page.xpath('//section[@aria-labelledby="findings"]//tbody/tr')
     assert rows
     assert rows[0][0].text_content().strip() in ("fatal", "error")
@@ -315,7 +317,7 @@ def test_upload_page_of_a_failed_e_invoice_shows_every_stored_finding_of_every_l
         (
             row[0].text_content().strip(),
             row[1].text_content().strip(),
-            " ".join(row[2].text_content().split()),
+            " ".join(row[2].xpath('.//details/p[@lang="en"]')[0].text_content().split()),
             (row[3].xpath("./code/@title") or [""])[0],
             row[4].text_content().strip(),
         )
