@@ -92,6 +92,15 @@ class AccountWarningOut:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ApprovalOut:
+    """An invoice approved in the web application: by whom (the user's e-mail; null once
+    the user is deleted) and when. A withdrawn approval is null again."""
+
+    by: str | None = dataclasses.field(metadata={"key": "by"})
+    at: str = dataclasses.field(metadata={"key": "at"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BankStatementData:
     """BankStatementResult"""
 
@@ -341,8 +350,8 @@ class InvoiceResultOut:
     """An invoice: the normalized invoice (EN 16931 terms in the descriptions), its
     direction, how it was read (`validation` of an e-invoice, or `classification`
     and `checks` of a PDF's text, with `needsReview`), and a hybrid's `hybridCheck`.
-    Beside the data: the warnings about its bank account and the payments matched to
-    it."""
+    Beside the data: its approval, the warnings about its bank account and the
+    payments matched to it."""
 
     id: str = dataclasses.field(metadata={"key": "id"})
     schema_version: int = dataclasses.field(metadata={"key": "schemaVersion"})
@@ -353,6 +362,7 @@ class InvoiceResultOut:
     original: str = dataclasses.field(metadata={"key": "original"})
     type: Literal["invoice"] = dataclasses.field(metadata={"key": "type"})
     data: InvoiceData = dataclasses.field(metadata={"key": "data"})
+    approval: ApprovalOut | None = dataclasses.field(metadata={"key": "approval"}, default=None)
     account_warnings: tuple[AccountWarningOut, ...] | None = dataclasses.field(
         metadata={"key": "accountWarnings"}, default=None
     )

@@ -168,14 +168,28 @@ class PaymentMatchOut(BaseModel):
     createdAt: str
 
 
+class ApprovalOut(BaseModel):
+    """An invoice approved in the web application: by whom (the user's e-mail; null
+    once the user is deleted) and when. A withdrawn approval is null again."""
+
+    model_config = ConfigDict(frozen=True)
+
+    by: str | None
+    at: str = Field(description="ISO 8601 UTC with `Z`.")
+
+
 class InvoiceResultOut(ResultBase):
     """An invoice: the normalized invoice (EN 16931 terms in the descriptions), its
     direction, how it was read (`validation` of an e-invoice, or `classification` and
     `checks` of a PDF's text, with `needsReview`), and a hybrid's `hybridCheck`. Beside
-    the data: the warnings about its bank account and the payments matched to it."""
+    the data: its approval, the warnings about its bank account and the payments matched
+    to it."""
 
     type: Literal["invoice"]
     data: InvoiceData  # type: ignore[valid-type]
+    approval: ApprovalOut | None = Field(
+        default=None, description="The approval in force, as approved in the web application."
+    )
     accountWarnings: list[AccountWarningOut] = Field(default_factory=list)
     paymentMatches: list[PaymentMatchOut] = Field(default_factory=list)
 

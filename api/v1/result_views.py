@@ -21,7 +21,7 @@ from storage.bank_account_models import AccountWarningRow
 from storage.links import result_url
 from storage.models import Result
 from storage.payment_match_models import PaymentMatchRow
-from storage.repositories import bank_accounts, payment_matches
+from storage.repositories import bank_accounts, invoice_approvals, payment_matches
 from storage.resources import utc_z
 
 SCHEMA_VERSIONS = (1,)
@@ -61,15 +61,19 @@ def typed_result(result: Result, confirmed: frozenset[int]) -> AnyResult:
 
 
 def result_checks(session: Session, results: list[Result]) -> dict[uuid.UUID, dict[str, Any]]:
-    """What the company's history adds to each result's answer: an invoice's bank account
-    warnings, the payments matched to an invoice or to a statement's transactions."""
+    """What the company's history adds to each result's answer: an invoice's approval
+    and bank account warnings, the payments matched to an invoice or to a statement's
+    transactions."""
     ids = [r.id for r in results if r.type in ("invoice", "bank_statement")]
     warnings = bank_accounts.warnings_of_results(session, ids)
     matches = payment_matches.matches_of_results(session, ids)
+    approvals = invoice_approvals.approvals_of(session, ids)
     found: dict[uuid.UUID, dict[str, Any]] = {}
     for result in results:
         extra: dict[str, Any] = {}
         if result.type == "invoice":
+            approval = approvals.get(result.id)
+            extra["approval"] = {"by": approval.by, "at": utc_z(approval.at)} if approval else None
             extra["accountWarnings"] = [_warning(w) for w in warnings.get(result.id, [])]
         if result.type in ("invoice", "bank_statement"):
             extra["paymentMatches"] = [_match(m) for m in matches.get(result.id, [])]

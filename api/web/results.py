@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from api.body_limits import BodyKind, body_limit
 from api.deps import ServicesDep
+from api.web.approval_views import approval_view
 from api.web.auth import CsrfUser, CurrentUser, WebUser
 from api.web.check_views import account_warning_views, tax_id_views
 from api.web.content_views import content_check_view
@@ -40,9 +41,9 @@ from processors.results.other_document import other_document_from_dict
 from processors.results.payment_file import PaymentKind
 from storage.errors import ValidationFailed
 from storage.models import Result, Upload
+from storage.repositories import invoice_approvals, web_results
 from storage.repositories import results as result_repo
 from storage.repositories import uploads as upload_repo
-from storage.repositories import web_results
 from storage.repositories.web_results import NotRetryable, ResultLocked
 
 router = APIRouter(prefix="/app", include_in_schema=False)
@@ -145,11 +146,33 @@ def invoice_page(
             "payment": invoice_payment_status(session, result.id, read),
             "account_warnings": account_warning_views(session, result),
             "print_url": f"/app/invoices/{result.id}/print",
+            "approval": approval_view(invoice_approvals.history(session, result.id)),
         }
 
     return _result_page(
         request, user, services, result_id, "invoice", "results/invoice.html", build
     )
+
+
+@router.post("/invoices/{result_id}/approval")
+@body_limit(BodyKind.FORM)
+async def approve_invoice(
+    request: Request, result_id: str, user: CsrfUser, services: ServicesDep
+) -> Response:
+    """Approve the invoice (`action=approve`) or withdraw its approval (`withdraw`)."""
+    key = parse_id(result_id)
+    action = (await request.form(max_fields=MAX_FORM_FIELDS)).get("action")
+    if key is None:
+        return not_found_page(request, user)
+    if action not in ("approve", "withdraw"):
+        return error_page(request, user, 400, N_("Bad request"), N_("Unknown action."))
+    with services.db.session() as session:
+        result = web_results.live_result(session, user.company_id, key, lock=True)
+        if result is None or result.type != "invoice":
+            return not_found_page(request, user)
+        invoice_approvals.set_approval(session, result, action == "approve", user.user_id)
+        session.commit()
+    return RedirectResponse(f"/app/invoices/{key}#approval", status_code=303)
 
 
 @router.get("/invoices/{result_id}/print", response_class=HTMLResponse)

@@ -34,7 +34,8 @@ from sqlalchemy.orm import Session
 from storage.bank_account_models import AccountWarningRow
 from storage.models import Batch, Result, StatusChange, Upload
 from storage.payment_match_models import PaymentMatchRow
-from storage.repositories import bank_accounts, payment_matches
+from storage.repositories import bank_accounts, invoice_approvals, payment_matches
+from storage.repositories.invoice_approvals import ApprovalStep
 from storage.repositories.results import confirmations_of
 from storage.states import UploadStatus
 
@@ -326,6 +327,7 @@ class StoredResult:
     """A statement's confirmed transactions: when, by position."""
     account_warnings: tuple[AccountWarningRow, ...] = ()  # an invoice's
     payment_matches: tuple[PaymentMatchRow, ...] = ()  # a statement's
+    approval: ApprovalStep | None = None  # an invoice's, in force
 
 
 def changed_result_partitions(session: Session, since: datetime | None) -> set[Partition]:
@@ -355,6 +357,9 @@ def results_in(
         )
         statements = [r.id for r in rows if r.type == "bank_statement"]
         matches = payment_matches.matches_of_results(session, statements)
+        approvals = invoice_approvals.approvals_of(
+            session, [r.id for r in rows if r.type == "invoice"]
+        )
         yield [
             StoredResult(
                 r.id,
@@ -365,6 +370,7 @@ def results_in(
                 confirmed.get(r.id, {}),
                 tuple(warnings.get(r.id, ())),
                 tuple(m for m in matches.get(r.id, ()) if m.statement_result_id == r.id),
+                approvals.get(r.id),
             )
             for r in rows
         ]

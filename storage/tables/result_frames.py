@@ -97,6 +97,8 @@ class ResultRows:
                 "failing_findings": sum(1 for f in findings if f.level.fails),
                 "needs_review": result.checks.needs_review if result.checks else None,
                 "lines": len(invoice.lines),
+                "approved_at": stored.approval.at if stored.approval else None,
+                "approved_by": stored.approval.by if stored.approval else None,
                 **_times(stored),
             }
         )
