@@ -176,6 +176,33 @@ class ContentCheck:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class CorrectionOut:
+    """A field of a PDF invoice corrected in the web application: the value before (as
+    extracted, or as the previous correction set it) and after, who (e-mail) and
+    when. `data` carries the corrected values; the first correction of a field holds
+    the value as extracted in `old`."""
+
+    field: Literal[
+        "number",
+        "issue_date",
+        "due_date",
+        "seller_name",
+        "seller_vat_id",
+        "buyer_name",
+        "buyer_vat_id",
+        "net",
+        "vat",
+        "gross",
+        "amount_due",
+        "iban",
+    ] = dataclasses.field(metadata={"key": "field"})
+    old: str | None = dataclasses.field(metadata={"key": "old"})
+    new: str | None = dataclasses.field(metadata={"key": "new"})
+    by: str | None = dataclasses.field(metadata={"key": "by"})
+    at: str = dataclasses.field(metadata={"key": "at"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class EInvoiceValidation:
     """EInvoiceValidation"""
 
@@ -363,6 +390,9 @@ class InvoiceResultOut:
     type: Literal["invoice"] = dataclasses.field(metadata={"key": "type"})
     data: InvoiceData = dataclasses.field(metadata={"key": "data"})
     approval: ApprovalOut | None = dataclasses.field(metadata={"key": "approval"}, default=None)
+    corrections: tuple[CorrectionOut, ...] | None = dataclasses.field(
+        metadata={"key": "corrections"}, default=None
+    )
     account_warnings: tuple[AccountWarningOut, ...] | None = dataclasses.field(
         metadata={"key": "accountWarnings"}, default=None
     )

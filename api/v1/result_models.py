@@ -178,6 +178,34 @@ class ApprovalOut(BaseModel):
     at: str = Field(description="ISO 8601 UTC with `Z`.")
 
 
+class CorrectionOut(BaseModel):
+    """A field of a PDF invoice corrected in the web application: the value before (as
+    extracted, or as the previous correction set it) and after, who (e-mail) and when.
+    `data` carries the corrected values; the first correction of a field holds the
+    value as extracted in `old`."""
+
+    model_config = ConfigDict(frozen=True)
+
+    field: Literal[
+        "number",
+        "issue_date",
+        "due_date",
+        "seller_name",
+        "seller_vat_id",
+        "buyer_name",
+        "buyer_vat_id",
+        "net",
+        "vat",
+        "gross",
+        "amount_due",
+        "iban",
+    ]
+    old: str | None
+    new: str | None
+    by: str | None
+    at: str = Field(description="ISO 8601 UTC with `Z`.")
+
+
 class InvoiceResultOut(ResultBase):
     """An invoice: the normalized invoice (EN 16931 terms in the descriptions), its
     direction, how it was read (`validation` of an e-invoice, or `classification` and
@@ -189,6 +217,10 @@ class InvoiceResultOut(ResultBase):
     data: InvoiceData  # type: ignore[valid-type]
     approval: ApprovalOut | None = Field(
         default=None, description="The approval in force, as approved in the web application."
+    )
+    corrections: list[CorrectionOut] = Field(
+        default_factory=list,
+        description="Corrections of a PDF invoice's fields, oldest first; `data` has them applied.",
     )
     accountWarnings: list[AccountWarningOut] = Field(default_factory=list)
     paymentMatches: list[PaymentMatchOut] = Field(default_factory=list)

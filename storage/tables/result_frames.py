@@ -99,6 +99,7 @@ class ResultRows:
                 "lines": len(invoice.lines),
                 "approved_at": stored.approval.at if stored.approval else None,
                 "approved_by": stored.approval.by if stored.approval else None,
+                "corrected_fields": list(stored.corrected_fields),
                 **_times(stored),
             }
         )

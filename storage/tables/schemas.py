@@ -231,6 +231,11 @@ INVOICES = TableSchema(
             "who approved (e-mail); null: not approved",
             True,
         ),
+        _col(
+            "corrected_fields",
+            pl.List(pl.String()),
+            "fields corrected in the web application (the row has the corrected values)",
+        ),
         _col("created_at", UTC_MICROS, "when the result was made"),
         _col("updated_at", UTC_MICROS, "its last change"),
     ),
