@@ -9,7 +9,7 @@ import dataclasses
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from typing import Literal
+from typing import Any, Literal
 
 Agreement = Literal["agrees", "disagrees", "not_found"]
 
@@ -92,6 +92,15 @@ class AccountWarningOut:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ApprovalOut:
+    """An invoice approved in the web application: by whom (the user's e-mail; null once
+    the user is deleted) and when. A withdrawn approval is null again."""
+
+    by: str | None = dataclasses.field(metadata={"key": "by"})
+    at: str = dataclasses.field(metadata={"key": "at"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BankStatementData:
     """BankStatementResult"""
 
@@ -164,6 +173,33 @@ class ContentCheck:
 
     regime: ContentRegime = dataclasses.field(metadata={"key": "regime"})
     items: tuple[ItemVerdict, ...] = dataclasses.field(metadata={"key": "items"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CorrectionOut:
+    """A field of a PDF invoice corrected in the web application: the value before (as
+    extracted, or as the previous correction set it) and after, who (e-mail) and
+    when. `data` carries the corrected values; the first correction of a field holds
+    the value as extracted in `old`."""
+
+    field: Literal[
+        "number",
+        "issue_date",
+        "due_date",
+        "seller_name",
+        "seller_vat_id",
+        "buyer_name",
+        "buyer_vat_id",
+        "net",
+        "vat",
+        "gross",
+        "amount_due",
+        "iban",
+    ] = dataclasses.field(metadata={"key": "field"})
+    old: str | None = dataclasses.field(metadata={"key": "old"})
+    new: str | None = dataclasses.field(metadata={"key": "new"})
+    by: str | None = dataclasses.field(metadata={"key": "by"})
+    at: str = dataclasses.field(metadata={"key": "at"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -341,8 +377,9 @@ class InvoiceResultOut:
     """An invoice: the normalized invoice (EN 16931 terms in the descriptions), its
     direction, how it was read (`validation` of an e-invoice, or `classification`
     and `checks` of a PDF's text, with `needsReview`), and a hybrid's `hybridCheck`.
-    Beside the data: the warnings about its bank account and the payments matched to
-    it."""
+    Beside the data: its approval and corrections, the warnings about its bank
+    account, the payments matched to it and the online confirmations of its foreign
+    VAT ids."""
 
     id: str = dataclasses.field(metadata={"key": "id"})
     schema_version: int = dataclasses.field(metadata={"key": "schemaVersion"})
@@ -353,11 +390,18 @@ class InvoiceResultOut:
     original: str = dataclasses.field(metadata={"key": "original"})
     type: Literal["invoice"] = dataclasses.field(metadata={"key": "type"})
     data: InvoiceData = dataclasses.field(metadata={"key": "data"})
+    approval: ApprovalOut | None = dataclasses.field(metadata={"key": "approval"}, default=None)
+    corrections: tuple[CorrectionOut, ...] | None = dataclasses.field(
+        metadata={"key": "corrections"}, default=None
+    )
     account_warnings: tuple[AccountWarningOut, ...] | None = dataclasses.field(
         metadata={"key": "accountWarnings"}, default=None
     )
     payment_matches: tuple[PaymentMatchOut, ...] | None = dataclasses.field(
         metadata={"key": "paymentMatches"}, default=None
+    )
+    vat_confirmations: tuple[VatConfirmationOut, ...] | None = dataclasses.field(
+        metadata={"key": "vatConfirmations"}, default=None
     )
 
 
@@ -698,6 +742,29 @@ class VatBreakdown:
     taxable_amount: Decimal | None = dataclasses.field(metadata={"key": "taxableAmount"})
     tax_amount: Decimal | None = dataclasses.field(metadata={"key": "taxAmount"})
     exemption_reason: str | None = dataclasses.field(metadata={"key": "exemptionReason"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VatConfirmationOut:
+    """The online confirmation of a party's foreign EU VAT id by eVatR or VIES
+    (docs/checks.md), kept as proof: the service's status code, its request id and
+    time, and the comparison of name, city, postcode and street (A match, B
+    mismatch, C not asked, D not given by the member state)."""
+
+    party: Literal["seller", "buyer"] = dataclasses.field(metadata={"key": "party"})
+    service: Literal["evatr", "vies"] = dataclasses.field(metadata={"key": "service"})
+    vat_id: str = dataclasses.field(metadata={"key": "vatId"})
+    confirmed: Literal["valid", "invalid", "unanswered"] = dataclasses.field(
+        metadata={"key": "confirmed"}
+    )
+    status: str = dataclasses.field(metadata={"key": "status"})
+    requested_at: str = dataclasses.field(metadata={"key": "requestedAt"})
+    request_id: str | None = dataclasses.field(metadata={"key": "requestId"})
+    matches: dict[str, Any] = dataclasses.field(metadata={"key": "matches"})
+    valid_from: str | None = dataclasses.field(metadata={"key": "validFrom"})
+    valid_to: str | None = dataclasses.field(metadata={"key": "validTo"})
+    answered_at: str = dataclasses.field(metadata={"key": "answeredAt"})
+    cached: bool = dataclasses.field(metadata={"key": "cached"})
 
 
 AnyResult = (

@@ -392,6 +392,7 @@ class TransactionConfirmation(Base):
 # The webhook, DATEV and bank account tables are in modules of their own; importing them
 # here puts them in the one metadata that migrations and the drift test compare.
 from storage import (  # noqa: E402, F401
+    approval_models,
     bank_account_models,
     datev_models,
     imap_models,

@@ -192,15 +192,60 @@ class VatConfirmationOut(BaseModel):
     cached: bool = Field(description="An earlier answer to the same question, reused.")
 
 
+class ApprovalOut(BaseModel):
+    """An invoice approved in the web application: by whom (the user's e-mail; null
+    once the user is deleted) and when. A withdrawn approval is null again."""
+
+    model_config = ConfigDict(frozen=True)
+
+    by: str | None
+    at: str = Field(description="ISO 8601 UTC with `Z`.")
+
+
+class CorrectionOut(BaseModel):
+    """A field of a PDF invoice corrected in the web application: the value before (as
+    extracted, or as the previous correction set it) and after, who (e-mail) and when.
+    `data` carries the corrected values; the first correction of a field holds the
+    value as extracted in `old`."""
+
+    model_config = ConfigDict(frozen=True)
+
+    field: Literal[
+        "number",
+        "issue_date",
+        "due_date",
+        "seller_name",
+        "seller_vat_id",
+        "buyer_name",
+        "buyer_vat_id",
+        "net",
+        "vat",
+        "gross",
+        "amount_due",
+        "iban",
+    ]
+    old: str | None
+    new: str | None
+    by: str | None
+    at: str = Field(description="ISO 8601 UTC with `Z`.")
+
+
 class InvoiceResultOut(ResultBase):
     """An invoice: the normalized invoice (EN 16931 terms in the descriptions), its
     direction, how it was read (`validation` of an e-invoice, or `classification` and
     `checks` of a PDF's text, with `needsReview`), and a hybrid's `hybridCheck`. Beside
-    the data: the warnings about its bank account, the payments matched to it and the online
-    confirmations of its foreign VAT ids."""
+    the data: its approval and corrections, the warnings about its bank account, the
+    payments matched to it and the online confirmations of its foreign VAT ids."""
 
     type: Literal["invoice"]
     data: InvoiceData  # type: ignore[valid-type]
+    approval: ApprovalOut | None = Field(
+        default=None, description="The approval in force, as approved in the web application."
+    )
+    corrections: list[CorrectionOut] = Field(
+        default_factory=list,
+        description="Corrections of a PDF invoice's fields, oldest first; `data` has them applied.",
+    )
     accountWarnings: list[AccountWarningOut] = Field(default_factory=list)
     paymentMatches: list[PaymentMatchOut] = Field(default_factory=list)
     vatConfirmations: list[VatConfirmationOut] = Field(default_factory=list)

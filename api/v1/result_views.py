@@ -18,10 +18,17 @@ from api.v1.result_models import RESULT_MODELS
 from processors.results import AnyResult, BankStatementResult, result_from_dict
 from storage import errors
 from storage.bank_account_models import AccountWarningRow
+from storage.correction_fields import corrected
 from storage.links import result_url
 from storage.models import Result
 from storage.payment_match_models import PaymentMatchRow
-from storage.repositories import bank_accounts, payment_matches, vat_confirmations
+from storage.repositories import (
+    bank_accounts,
+    invoice_approvals,
+    invoice_corrections,
+    payment_matches,
+    vat_confirmations,
+)
 from storage.resources import utc_z
 
 SCHEMA_VERSIONS = (1,)
@@ -47,10 +54,13 @@ def requested_version(accept: str | None) -> int:
     return LATEST_VERSION
 
 
-def typed_result(result: Result, confirmed: frozenset[int]) -> AnyResult:
-    """The stored data as its typed result; a statement's transactions say whether they
-    were confirmed (confirmations are rows of their own)."""
-    typed = result_from_dict(result.type, result.data)
+def typed_result(
+    result: Result, confirmed: frozenset[int], data: dict[str, Any] | None = None
+) -> AnyResult:
+    """The stored data (or `data`: an invoice's, corrected) as its typed result; a
+    statement's transactions say whether they were confirmed (confirmations are rows of
+    their own)."""
+    typed = result_from_dict(result.type, result.data if data is None else data)
     if isinstance(typed, BankStatementResult):
         transactions = tuple(
             dataclasses.replace(transaction, confirmed=position in confirmed)
@@ -61,17 +71,25 @@ def typed_result(result: Result, confirmed: frozenset[int]) -> AnyResult:
 
 
 def result_checks(session: Session, results: list[Result]) -> dict[uuid.UUID, dict[str, Any]]:
-    """What the company's history adds to each result's answer: an invoice's bank account
-    warnings and online VAT id confirmations, the payments matched to an invoice or to a
-    statement's transactions."""
+    """What the company's history adds to each result's answer: an invoice's approval,
+    corrections, bank account warnings and online VAT id confirmations, the payments
+    matched to an invoice or to a statement's transactions."""
     ids = [r.id for r in results if r.type in ("invoice", "bank_statement")]
     warnings = bank_accounts.warnings_of_results(session, ids)
     matches = payment_matches.matches_of_results(session, ids)
     confirmations = vat_confirmations.confirmations_of_results(session, ids)
+    approvals = invoice_approvals.approvals_of(session, ids)
+    corrections = invoice_corrections.corrections_of(session, ids)
     found: dict[uuid.UUID, dict[str, Any]] = {}
     for result in results:
         extra: dict[str, Any] = {}
         if result.type == "invoice":
+            approval = approvals.get(result.id)
+            extra["approval"] = {"by": approval.by, "at": utc_z(approval.at)} if approval else None
+            extra["corrections"] = [
+                {"field": c.field, "old": c.old, "new": c.new, "by": c.by, "at": utc_z(c.at)}
+                for c in corrections.get(result.id, [])
+            ]
             extra["accountWarnings"] = [_warning(w) for w in warnings.get(result.id, [])]
             extra["vatConfirmations"] = confirmations.get(result.id, [])
         if result.type in ("invoice", "bank_statement"):
@@ -108,6 +126,12 @@ def _match(row: PaymentMatchRow) -> dict[str, Any]:
     }
 
 
+def _corrected(result: Result, checks: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """An invoice's data with the corrections of `checks` applied; None when none."""
+    steps = (checks or {}).get("corrections") or []
+    return corrected(result.data, ((c["field"], c["new"]) for c in steps)) if steps else None
+
+
 def result_body(
     result: Result,
     confirmed: frozenset[int],
@@ -127,7 +151,7 @@ def result_body(
         "updatedAt": utc_z(result.updated_at or result.created_at),
         "url": result_url(base_url, result.type, result.id),
         "original": f"{base_url.rstrip('/')}/v1/results/{result.id}/original",
-        "data": typed_result(result, confirmed).to_dict(),
+        "data": typed_result(result, confirmed, _corrected(result, checks)).to_dict(),
         **(checks or {}),
     }
     body: dict[str, Any] = model.model_validate(envelope).model_dump(

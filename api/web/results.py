@@ -14,9 +14,11 @@ from sqlalchemy.orm import Session
 
 from api.body_limits import BodyKind, body_limit
 from api.deps import ServicesDep
+from api.web.approval_views import approval_view
 from api.web.auth import CsrfUser, CurrentUser, WebUser
 from api.web.check_views import account_warning_views, tax_id_views, vat_confirmation_views
 from api.web.content_views import content_check_view
+from api.web.correction_views import corrections_view
 from api.web.downloads import original_response, stored_upload
 from api.web.evidence_views import evidence_view
 from api.web.i18n import N_
@@ -40,9 +42,10 @@ from processors.results.other_document import other_document_from_dict
 from processors.results.payment_file import PaymentKind
 from storage.errors import ValidationFailed
 from storage.models import Result, Upload
+from storage.repositories import invoice_approvals, invoice_corrections, web_results
 from storage.repositories import results as result_repo
 from storage.repositories import uploads as upload_repo
-from storage.repositories import web_results
+from storage.repositories.invoice_corrections import InvoiceApproved, NotCorrectable
 from storage.repositories.web_results import NotDeletable, NotRetryable, ResultLocked
 
 router = APIRouter(prefix="/app", include_in_schema=False)
@@ -60,6 +63,13 @@ STORAGE_REFUSALS = (
     N_("The statement has confirmed transactions; confirmed transactions are locked."),
     N_("Only failed uploads can be deleted here."),
 )
+
+BAD_VALUE = N_(
+    "The value does not fit the field: dates as DD.MM.YYYY, amounts like 1.234,56, a valid"
+    " IBAN, a VAT id with its country code."
+)
+E_INVOICE_KEPT = N_("An e-invoice's XML is the original and is not corrected.")
+WITHDRAW_FIRST = N_("The invoice is approved: withdraw the approval to correct a field.")
 
 
 # --- the upload page and retry ---------------------------------------------------------
@@ -165,7 +175,9 @@ def invoice_page(
 ) -> Response:
     def build(session: Session, result: Result) -> dict[str, Any]:
         duplicates = result_repo.possible_duplicates(session, result)
-        read = InvoiceResult.from_dict(result.data)
+        steps = invoice_corrections.corrections_of(session, [result.id]).get(result.id, [])
+        data = invoice_corrections.corrected_data(result.data, steps)
+        read = InvoiceResult.from_dict(data)
         evidence = evidence_view(read, f"/app/invoices/{result.id}")
         if evidence is not None:
             services.page_renderer.warm_up_soon()
@@ -179,11 +191,63 @@ def invoice_page(
             "payment": invoice_payment_status(session, result.id, read),
             "account_warnings": account_warning_views(session, result),
             "print_url": f"/app/invoices/{result.id}/print",
+            "approval": approval_view(invoice_approvals.history(session, result.id)),
+            "corrections": corrections_view(result.data, data, steps),
         }
 
     return _result_page(
         request, user, services, result_id, "invoice", "results/invoice.html", build
     )
+
+
+@router.post("/invoices/{result_id}/approval")
+@body_limit(BodyKind.FORM)
+async def approve_invoice(
+    request: Request, result_id: str, user: CsrfUser, services: ServicesDep
+) -> Response:
+    """Approve the invoice (`action=approve`) or withdraw its approval (`withdraw`)."""
+    key = parse_id(result_id)
+    action = (await request.form(max_fields=MAX_FORM_FIELDS)).get("action")
+    if key is None:
+        return not_found_page(request, user)
+    if action not in ("approve", "withdraw"):
+        return error_page(request, user, 400, N_("Bad request"), N_("Unknown action."))
+    with services.db.session() as session:
+        result = web_results.live_result(session, user.company_id, key, lock=True)
+        if result is None or result.type != "invoice":
+            return not_found_page(request, user)
+        invoice_approvals.set_approval(session, result, action == "approve", user.user_id)
+        session.commit()
+    return RedirectResponse(f"/app/invoices/{key}#approval", status_code=303)
+
+
+@router.post("/invoices/{result_id}/corrections")
+@body_limit(BodyKind.FORM)
+async def correct_invoice(
+    request: Request, result_id: str, user: CsrfUser, services: ServicesDep
+) -> Response:
+    """Correct one field of a PDF invoice (`field`, `value`); the extraction is kept."""
+    key = parse_id(result_id)
+    form = await request.form(max_fields=MAX_FORM_FIELDS)
+    field, value = form.get("field"), form.get("value")
+    if key is None:
+        return not_found_page(request, user)
+    if not isinstance(field, str) or not isinstance(value, str):
+        return error_page(request, user, 400, N_("Bad request"), N_("Unknown action."))
+    with services.db.session() as session:
+        result = web_results.live_result(session, user.company_id, key, lock=True)
+        if result is None or result.type != "invoice":
+            return not_found_page(request, user)
+        try:
+            invoice_corrections.correct_field(session, result, field, value, user.user_id)
+        except ValidationFailed:
+            return error_page(request, user, 400, N_("Not corrected"), BAD_VALUE)
+        except InvoiceApproved:
+            return error_page(request, user, 409, N_("Not corrected"), WITHDRAW_FIRST)
+        except NotCorrectable:
+            return error_page(request, user, 409, N_("Not corrected"), E_INVOICE_KEPT)
+        session.commit()
+    return RedirectResponse(f"/app/invoices/{key}#corrections", status_code=303)
 
 
 @router.get("/invoices/{result_id}/print", response_class=HTMLResponse)
@@ -193,9 +257,11 @@ def invoice_print_page(
 ) -> Response:
     """The invoice as an accountant files it: one A4 document (static/print.css)."""
 
-    def build(_: Session, result: Result) -> dict[str, Any]:
+    def build(session: Session, result: Result) -> dict[str, Any]:
+        steps = invoice_corrections.corrections_of(session, [result.id]).get(result.id, [])
+        data = invoice_corrections.corrected_data(result.data, steps)
         return {
-            "invoice": invoice_view(InvoiceResult.from_dict(result.data)),
+            "invoice": invoice_view(InvoiceResult.from_dict(data)),
             "invoice_url": f"/app/invoices/{result.id}",
         }
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from enum import StrEnum
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -24,7 +25,8 @@ from storage.datev.settings import DatevSettings
 from storage.errors import DomainError
 from storage.models import Result
 from storage.objectstore.base import ObjectStore
-from storage.repositories import datev_exports
+from storage.repositories import datev_exports, invoice_corrections
+from storage.repositories.invoice_corrections import Correction
 
 
 class ExportFormat(StrEnum):
@@ -120,10 +122,11 @@ def plan(
     if settings is None:
         raise DatevNotSetUp("Enter the consultant and client numbers in the DATEV settings.")
     first_day = check_period(*period, settings)
+    corrections = invoice_corrections.corrections_of_company(session, company_id)
     found = [
         (row, invoice)
         for row in datev_exports.invoice_results(session, company_id)
-        if (invoice := _in_period(row, period)) is not None
+        if (invoice := _in_period(_corrected(row, corrections), period)) is not None
     ]
     exported = datev_exports.last_exported(session, company_id, [row.id for row, _ in found])
     entries = tuple(
@@ -135,17 +138,22 @@ def plan(
     return Plan(settings, company_name, period, first_day, ordered)
 
 
-def _in_period(row: Result, period: tuple[date, date]) -> InvoiceResult | None:
+def _corrected(row: Result, corrections: dict[uuid.UUID, list[Correction]]) -> dict[str, Any]:
+    """The invoice's data as corrected in the web application (issue 43)."""
+    return invoice_corrections.corrected_data(row.data, corrections.get(row.id, []))
+
+
+def _in_period(data: dict[str, Any], period: tuple[date, date]) -> InvoiceResult | None:
     """The result when its invoice date is in the period. The date is looked at in the
     stored JSON first: reading a whole result takes about 1.4 ms (10,000 in 14 s on the
     shared machine), the date alone nothing, so only the period's invoices are read."""
-    stored = row.data.get("invoice", {}).get("issueDate")
+    stored = data.get("invoice", {}).get("issueDate")
     if (
         not isinstance(stored, str)
         or not period[0].isoformat() <= stored[:10] <= period[1].isoformat()
     ):
         return None
-    result = InvoiceResult.from_dict(row.data)
+    result = InvoiceResult.from_dict(data)
     day = result.invoice.issue_date
     return result if day is not None and period[0] <= day <= period[1] else None
 

@@ -34,7 +34,13 @@ from sqlalchemy.orm import Session
 from storage.bank_account_models import AccountWarningRow
 from storage.models import Batch, Result, StatusChange, Upload
 from storage.payment_match_models import PaymentMatchRow
-from storage.repositories import bank_accounts, payment_matches
+from storage.repositories import (
+    bank_accounts,
+    invoice_approvals,
+    invoice_corrections,
+    payment_matches,
+)
+from storage.repositories.invoice_approvals import ApprovalStep
 from storage.repositories.results import confirmations_of
 from storage.states import UploadStatus
 
@@ -307,6 +313,8 @@ class StoredResult:
     """A statement's confirmed transactions: when, by position."""
     account_warnings: tuple[AccountWarningRow, ...] = ()  # an invoice's
     payment_matches: tuple[PaymentMatchRow, ...] = ()  # a statement's
+    approval: ApprovalStep | None = None  # an invoice's, in force
+    corrected_fields: tuple[str, ...] = ()  # an invoice's; `data` has them applied
 
 
 def changed_result_partitions(session: Session, since: datetime | None) -> set[Partition]:
@@ -336,16 +344,21 @@ def results_in(
         )
         statements = [r.id for r in rows if r.type == "bank_statement"]
         matches = payment_matches.matches_of_results(session, statements)
+        invoices = [r.id for r in rows if r.type == "invoice"]
+        approvals = invoice_approvals.approvals_of(session, invoices)
+        corrections = invoice_corrections.corrections_of(session, invoices)
         yield [
             StoredResult(
                 r.id,
                 r.type,
-                r.data,
+                invoice_corrections.corrected_data(r.data, corrections.get(r.id, [])),
                 r.created_at,
                 r.updated_at or r.created_at,
                 confirmed.get(r.id, {}),
                 tuple(warnings.get(r.id, ())),
                 tuple(m for m in matches.get(r.id, ()) if m.statement_result_id == r.id),
+                approvals.get(r.id),
+                tuple(dict.fromkeys(c.field for c in corrections.get(r.id, []))),
             )
             for r in rows
         ]

@@ -97,6 +97,9 @@ class ResultRows:
                 "failing_findings": sum(1 for f in findings if f.level.fails),
                 "needs_review": result.checks.needs_review if result.checks else None,
                 "lines": len(invoice.lines),
+                "approved_at": stored.approval.at if stored.approval else None,
+                "approved_by": stored.approval.by if stored.approval else None,
+                "corrected_fields": list(stored.corrected_fields),
                 **_times(stored),
             }
         )

@@ -196,7 +196,7 @@ def _item_of(what: str) -> tuple[Column, ...]:
 
 INVOICES = TableSchema(
     "invoices",
-    1,
+    2,
     f"One row per live invoice result. {RESULT_PARTITION}",
     (
         _col("result_id", pl.String(), "result id (uuid)"),
@@ -219,6 +219,23 @@ INVOICES = TableSchema(
         _col("failing_findings", pl.Int32(), "findings of level fatal or error"),
         _col("needs_review", pl.Boolean(), "a PDF's text read needs review; null else", True),
         _col("lines", pl.Int32(), "invoice lines (BG-25)"),
+        _col(
+            "approved_at",
+            UTC_MICROS,
+            "when approved; null: not approved",
+            True,
+        ),
+        _col(
+            "approved_by",
+            pl.String(),
+            "who approved (e-mail); null: not approved",
+            True,
+        ),
+        _col(
+            "corrected_fields",
+            pl.List(pl.String()),
+            "fields corrected in the web application (the row has the corrected values)",
+        ),
         _col("created_at", UTC_MICROS, "when the result was made"),
         _col("updated_at", UTC_MICROS, "its last change"),
     ),

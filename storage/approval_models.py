@@ -1,0 +1,44 @@
+"""Invoices approved and corrected in the web application (issue 43): every approval,
+withdrawal and correction is a row of its own, so the trail of who did what when stays.
+An invoice is approved when its latest row approves. Goes with the result when that is
+purged (ON DELETE CASCADE). Imported at the end of storage/models.py, so the one
+metadata holds the table too.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from sqlalchemy import ForeignKey, Index, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from storage.models import Base, utcnow
+
+
+class InvoiceApprovalRow(Base):
+    __tablename__ = "invoice_approvals"
+    __table_args__ = (Index("ix_invoice_approvals_result", "result_id", "at"),)
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    result_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("results.id", ondelete="CASCADE"))
+    approved: Mapped[bool]  # False: an earlier approval was withdrawn
+    user_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id"))
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class InvoiceCorrectionRow(Base):
+    """One correction of a field of a PDF invoice (storage/correction_fields.py): the
+    value before (the extraction's, or the previous correction's) and after, who and
+    when. The stored extraction itself is never changed: the GoBD audit trail."""
+
+    __tablename__ = "invoice_corrections"
+    __table_args__ = (Index("ix_invoice_corrections_result", "result_id", "at"),)
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    result_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("results.id", ondelete="CASCADE"))
+    field: Mapped[str] = mapped_column(String(32))
+    old_value: Mapped[str | None] = mapped_column(Text)
+    new_value: Mapped[str | None] = mapped_column(Text)
+    user_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id"))
+    at: Mapped[datetime] = mapped_column(default=utcnow)
