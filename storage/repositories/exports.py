@@ -39,6 +39,7 @@ from storage.repositories import (
     invoice_approvals,
     invoice_corrections,
     payment_matches,
+    vat_confirmations,
 )
 from storage.repositories.invoice_approvals import ApprovalStep
 from storage.repositories.results import confirmations_of
@@ -315,6 +316,7 @@ class StoredResult:
     payment_matches: tuple[PaymentMatchRow, ...] = ()  # a statement's
     approval: ApprovalStep | None = None  # an invoice's, in force
     corrected_fields: tuple[str, ...] = ()  # an invoice's; `data` has them applied
+    vat_confirmations: tuple[dict[str, Any], ...] = ()  # an invoice's, latest first
 
 
 def changed_result_partitions(session: Session, since: datetime | None) -> set[Partition]:
@@ -347,6 +349,7 @@ def results_in(
         invoices = [r.id for r in rows if r.type == "invoice"]
         approvals = invoice_approvals.approvals_of(session, invoices)
         corrections = invoice_corrections.corrections_of(session, invoices)
+        confirmations = vat_confirmations.confirmations_of_results(session, invoices)
         yield [
             StoredResult(
                 r.id,
@@ -359,6 +362,7 @@ def results_in(
                 tuple(m for m in matches.get(r.id, ()) if m.statement_result_id == r.id),
                 approvals.get(r.id),
                 tuple(dict.fromkeys(c.field for c in corrections.get(r.id, []))),
+                tuple(confirmations.get(r.id, ())),
             )
             for r in rows
         ]

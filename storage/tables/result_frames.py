@@ -28,6 +28,7 @@ from storage.tables.schemas import (
     PAYMENT_MATCHES,
     PAYMENT_TRANSFERS,
     RESULT_TABLES,
+    VAT_ID_CHECKS,
     TableSchema,
 )
 
@@ -63,6 +64,7 @@ class ResultRows:
                 self._invoice(stored, typed)
                 self.rows[INVOICE_CONTENT_ITEMS.name] += check_rows.content_items(stored, typed)
                 self.rows[BANK_ACCOUNT_WARNINGS.name] += check_rows.account_warnings(stored)
+                self.rows[VAT_ID_CHECKS.name] += check_rows.vat_id_checks(stored, typed)
             elif isinstance(typed, BankStatementResult):
                 self._statement(stored, typed)
                 self.rows[PAYMENT_MATCHES.name] += check_rows.payment_matches(stored)

@@ -355,6 +355,29 @@ BANK_ACCOUNT_WARNINGS = TableSchema(
     ),
 )
 
+VAT_ID_CHECKS = TableSchema(
+    "vat_id_checks",
+    1,
+    "One row per VAT id or tax number printed on a live invoice result: its offline check "
+    f"and, where configured, its online confirmation (docs/checks.md). {RESULT_PARTITION}",
+    (
+        *_item_of("invoice"),
+        _col("party", pl.String(), "seller or buyer"),
+        _col("kind", pl.String(), "vat_id or tax_number"),
+        _col("value", pl.String(), "as printed"),
+        _col("verdict", pl.String(), "valid, bad_check_digit, bad_format or not_checked"),
+        _col("country", pl.String(), "the VAT id's prefix (EL for Greece)", True),
+        _col("online_service", pl.String(), "evatr or vies; null when not asked", True),
+        _col("online_confirmed", pl.String(), "valid, invalid or unanswered", True),
+        _col("online_status", pl.String(), "the service's status code", True),
+        _col("online_request_id", pl.String(), "the service's request id", True),
+        _col("online_requested_at", pl.String(), "the time the service gave", True),
+        _col("online_matches", pl.String(), "name, city, postalCode, street: A/B/C/D", True),
+        _col("online_answered_at", UTC_MICROS, "when the answer was kept", True),
+        _col("online_cached", pl.Boolean(), "an earlier answer reused", True),
+    ),
+)
+
 PAYMENT_MATCHES = TableSchema(
     "payment_matches",
     1,
@@ -383,6 +406,7 @@ RESULT_TABLES = (
     INVOICE_CONTENT_ITEMS,
     BANK_ACCOUNT_WARNINGS,
     PAYMENT_MATCHES,
+    VAT_ID_CHECKS,
 )
 
 ALL_TABLES = (
