@@ -156,8 +156,18 @@ INCLUSIVE = guarded(r"\b(incl|inkl|inclusive|including|einschl|ttc|incluso|inclu
 """`Totaal incl. btw`: a gross that names the VAT it includes, not a VAT amount."""
 VAT_ID = guarded(
     r"\b((?:DE|AT|FR|NL|BE|LU|IT|ES|PL|CZ|DK|SE|FI|IE|PT|GB|CH)"
-    r"[ ]?(?:\d[ ]?){8,11}(?:B\d{2})?)\b"
+    r"[ ]?(?:\d[ ]?){8,11}(?:B\d{2})?"
+    r"|ATU[ ]?(?:\d[ ]?){7}\d"
+    r"|(?:BG|CY|EE|EL|HR|HU|LT|LV|MT|RO|SI|SK|XI)[ ]?(?:\d[ ]?){7,11}[A-Z]?"
+    r"|SE[ ]?(?:\d[ ]?){11}\d"
+    r"|ES[ ]?[A-Z](?:\d[ ]?){7}[0-9A-Z]|ES[ ]?(?:\d[ ]?){8}[A-Z]"
+    r"|FR[ ]?[A-HJ-NP-Z0-9]{2}[ ]?(?:\d[ ]?){8}\d"
+    r"|IE[ ]?\d[0-9A-Z+*]\d{5}[A-W][A-I]?"
+    r"|CHE[- ]?\d{3}[.]?\d{3}[.]?\d{3})\b"
 )
+"""A VAT id in each EU member state's form (Austria's ATU, Spain's and Ireland's letters,
+France's two check characters, Sweden's twelve digits, Cyprus's letter, Greece's EL, XI)
+and a Swiss UID (CHE-123.456.789)."""
 VAT_ID_LABEL = guarded(
     r"(ust\.?-?id\w*|ust-?idnr|vat[- ]?(?:id|no|reg\w*)|btw(?:[- ]?nummer)?|"
     r"n°\s*de\s*tva|tva|umsatzsteuer[- ]?id\w*)",

@@ -68,13 +68,13 @@ TUNING_EXACT_FLOORS = {
 TUNING_UNFLAGGED_CEILING = 0
 # The 5 held-out families (180 values): a floor against losing ground, never a target to
 # tune on (pdf_invoice_heldout.py).
-HELD_OUT_EXACT_FLOOR = 134
-HELD_OUT_TAKEN_FLOOR = 12
+HELD_OUT_EXACT_FLOOR = 158
+HELD_OUT_TAKEN_FLOOR = 15
 # The second held-out set, "held-out 2" (pdf_invoice_heldout2.py: 8 families, 282 values),
-# measured on branch heldout39 when it was written. Never open it to tune; these are
-# no-regression marks only.
+# measured on branch heldout39 when it was written, the seller VAT id since every member
+# state's form is read. Never open it to tune; these are no-regression marks only.
 HELD_OUT_2_EXACT_FLOORS = {
-    "BT-1": 24, "BT-2": 23, "BT-5": 24, "BT-27": 18, "BT-31": 12, "BT-44": 12,
+    "BT-1": 24, "BT-2": 23, "BT-5": 24, "BT-27": 18, "BT-31": 18, "BT-44": 12,
     "BT-109": 24, "BT-110": 24, "BT-112": 24, "BT-115": 21, "BT-84": 21, "BT-9": 20,
 }  # fmt: skip
 HELD_OUT_2_TAKEN_FLOOR = 24

@@ -4,11 +4,17 @@ pdf_invoice_more_layouts.py draw them as whole pages."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 
+import pytest
+
+from processors.base import CompanyProfile, DocumentType, ProcessingContext
 from processors.pdf_invoices.fields import read_invoice
+from processors.pipeline import read_document
 from processors.results.evidence import EvidenceField
+from testkit.generated_docs import SAMPLE_INVOICE, german_invoice
 
 
 def test_a_letter_dated_by_place_and_not_by_its_print_stamp() -> None:
@@ -77,3 +83,26 @@ def test_a_contact_person_over_the_company_is_not_the_buyer() -> None:
     person = read_invoice(head + "Mme Marie Laurent\n12 rue de la République\n69002 Lyon\n")
     assert company.invoice.buyer.name == "Éditions Lefèvre SARL"
     assert person.invoice.buyer.name == "Mme Marie Laurent"  # a person buys, at her address
+
+
+@pytest.mark.parametrize(
+    "vat_id",
+    [
+        "ATU13585627",  # Austria: a U before the digits
+        "SE123456789001",  # Sweden: twelve digits
+        "ESX2482300W",  # Spain: letters at either end
+        "FRXX303265045",  # France: two check characters
+        "IE6388047V",  # Ireland: a letter at the end
+        "CY10259033P",  # Cyprus
+        "EL094259216",  # Greece
+    ],
+)
+def test_a_seller_vat_id_in_its_member_states_own_form_is_read(vat_id: str) -> None:
+    """Found by the VAT id status table's test: a German invoice of an Austrian supplier
+    came without its VAT id, the pattern knew only country letters and digits."""
+    spec = replace(SAMPLE_INVOICE, seller_vat_id=vat_id)
+    context = ProcessingContext(
+        DocumentType.SUPPLIER_INVOICE, "upload", CompanyProfile(name="Kunde Digital KG")
+    )
+    data = read_document(german_invoice(spec), context).data
+    assert data["invoice"]["seller"]["vatId"] == vat_id
