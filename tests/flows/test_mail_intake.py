@@ -25,6 +25,7 @@ from flows.work import WorkerEnv
 from storage.models import Batch, utcnow
 from storage.repositories import mail_addresses
 from storage.settings import Settings
+from storage.tables.export import export_changed
 from storage.tables.schemas import BATCHES
 from testkit.samples import blank_pdf, corpus_file
 from testkit.webhook_receiver import new_receiver, receiving
@@ -119,6 +120,7 @@ def test_a_mailed_invoice_becomes_a_batch_whose_uploads_complete(
         assert batch is not None and batch.authentication_results is not None
         assert "dmarc=pass" in batch.authentication_results
         assert not env.store.exists(batch.object_key)  # the raw message, once unpacked
+    export_changed(env.db, env.store, env.settings)  # the scheduled export (docs/tables.md)
     (key,) = env.store.list_keys(f"tables/batches/v{BATCHES.version}/")
     row = pl.read_parquet(io.BytesIO(env.store.read_bytes(key))).row(0, named=True)
     assert (row["source_type"], row["mail_subject"]) == ("email", "Rechnung 2026-0042")

@@ -80,7 +80,7 @@ def test_inbox_lists_filters_and_opens_a_batch(
     page.get_by_role("button", name="Filter").click()
     expect(page).to_have_url(re.compile(r"status=failed&type=bank_statement"))
     expect(table.get_by_role("row")).to_have_count(2)
-    expect(table).to_contain_text("not_a_bank_statement")
+    expect(table).to_contain_text("Not a bank statement")  # the code explained (issue 43)
     expect(page.get_by_label("Status")).to_have_value("failed")
     screenshot(page, "inbox-filtered")
 

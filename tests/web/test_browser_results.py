@@ -195,7 +195,7 @@ def test_retry_a_failed_upload_and_it_is_read_again(
     assert failed["error"]["code"] == "processing_failed"
 
     page.goto(f"/app/uploads/{failed['id']}")
-    expect(page.get_by_role("heading", name=re.compile("processing_failed"))).to_be_visible()
+    expect(page.get_by_role("heading", name=re.compile("Reading failed"))).to_be_visible()
     screenshot(page, "upload-processing-failed")
     page.get_by_role("button", name="Retry").click()
 
