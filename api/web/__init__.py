@@ -30,6 +30,7 @@ from api.web import (
     payment_pages,
     results,
     settings_pages,
+    upload_pages,
     webhook_pages,
 )
 from api.web.auth import CsrfRejected, LoginRequired, WebUser, find_user
@@ -54,6 +55,7 @@ def web_router() -> APIRouter:
     router.include_router(datev_pages.router)
     router.include_router(mail_pages.router)
     router.include_router(imap_pages.router)
+    router.include_router(upload_pages.router)
     router.include_router(results.router)
     router.include_router(bank_account_pages.router)
     router.include_router(payment_pages.router)

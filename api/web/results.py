@@ -27,7 +27,7 @@ from api.web.limits import MAX_FORM_FIELDS
 from api.web.paging import parse_id
 from api.web.payment_views import invoice_payment_status, statement_matches
 from api.web.render import error_page, not_found_page, render
-from api.web.result_views import document_view, result_header, upload_view
+from api.web.result_views import document_view, result_header
 from api.web.statement_views import payment_file_view, statement_view
 from api.web.summary_views import (
     document_summary,
@@ -44,9 +44,8 @@ from storage.errors import ValidationFailed
 from storage.models import Result, Upload
 from storage.repositories import invoice_approvals, invoice_corrections, web_results
 from storage.repositories import results as result_repo
-from storage.repositories import uploads as upload_repo
 from storage.repositories.invoice_corrections import InvoiceApproved, NotCorrectable
-from storage.repositories.web_results import NotDeletable, NotRetryable, ResultLocked
+from storage.repositories.web_results import ResultLocked
 
 router = APIRouter(prefix="/app", include_in_schema=False)
 
@@ -70,76 +69,6 @@ BAD_VALUE = N_(
 )
 E_INVOICE_KEPT = N_("An e-invoice's XML is the original and is not corrected.")
 WITHDRAW_FIRST = N_("The invoice is approved: withdraw the approval to correct a field.")
-
-
-# --- the upload page and retry ---------------------------------------------------------
-
-
-@router.get("/uploads/{upload_id}", response_class=HTMLResponse)
-@body_limit(BodyKind.NONE)
-def upload_page(
-    request: Request, upload_id: str, user: CurrentUser, services: ServicesDep
-) -> Response:
-    key = parse_id(upload_id)
-    with services.db.read_session() as session:
-        upload = upload_repo.get_upload(session, user.company_id, key) if key else None
-        if upload is None:
-            return not_found_page(request, user)
-        history = upload_repo.history(session, upload.id)
-        result = upload_repo.get_result(session, upload.result_id) if upload.result_id else None
-        view = upload_view(upload, history, result)
-    return render(request, "results/upload.html", user, upload=view, active="uploads")
-
-
-@router.post("/uploads/{upload_id}/retry")
-@body_limit(BodyKind.FORM)
-def retry_upload(
-    request: Request, upload_id: str, user: CsrfUser, services: ServicesDep
-) -> Response:
-    key = parse_id(upload_id)
-    if key is None:
-        return not_found_page(request, user)
-    with services.db.session() as session:
-        try:
-            upload = web_results.retry_upload(session, user.company_id, key)
-        except NotRetryable as refused:
-            return error_page(request, user, 409, N_("Not retried"), refused.detail)
-        if upload is None:
-            return not_found_page(request, user)
-        session.commit()
-    return RedirectResponse(f"/app/uploads/{key}", status_code=303)
-
-
-@router.post("/uploads/{upload_id}/delete")
-@body_limit(BodyKind.FORM)
-def delete_failed_upload(
-    request: Request, upload_id: str, user: CsrfUser, services: ServicesDep
-) -> Response:
-    key = parse_id(upload_id)
-    if key is None:
-        return not_found_page(request, user)
-    with services.db.session() as session:
-        try:
-            upload = web_results.delete_failed_upload(session, user.company_id, key)
-        except NotDeletable as refused:
-            return error_page(request, user, 409, N_("Not deleted"), refused.detail)
-        if upload is None:
-            return not_found_page(request, user)
-        session.commit()
-    return RedirectResponse(f"/app/uploads/{key}", status_code=303)
-
-
-@router.get("/uploads/{upload_id}/original")
-@body_limit(BodyKind.NONE)
-def download_upload(
-    request: Request, upload_id: str, user: CurrentUser, services: ServicesDep
-) -> Response:
-    """An upload's stored file as it was sent (a failed one's too, to check or forward)."""
-    key = parse_id(upload_id)
-    with services.db.read_session() as session:
-        upload = upload_repo.get_upload(session, user.company_id, key) if key else None
-    response = original_response(services.store, [upload]) if upload else None
-    return response if response is not None else not_found_page(request, user)
 
 
 # --- result pages ----------------------------------------------------------------------
