@@ -18,7 +18,7 @@ from processors.results import BankStatementResult, InvoiceResult, PaymentFile, 
 from processors.results.findings import Level
 from storage.repositories.exports import StoredResult
 from storage.tables import check_rows
-from storage.tables.schemas import (
+from storage.tables.result_schemas import (
     BANK_ACCOUNT_WARNINGS,
     BANK_TRANSACTIONS,
     INVOICE_CONTENT_ITEMS,
@@ -29,8 +29,8 @@ from storage.tables.schemas import (
     PAYMENT_TRANSFERS,
     RESULT_TABLES,
     VAT_ID_CHECKS,
-    TableSchema,
 )
+from storage.tables.schema_types import TableSchema
 
 log = logging.getLogger(__name__)
 

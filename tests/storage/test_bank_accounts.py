@@ -81,7 +81,7 @@ def test_the_warnings_are_in_the_tables_with_their_invoice(
 ) -> None:
     from storage.repositories.exports import Partition, results_in
     from storage.tables.result_frames import ResultRows
-    from storage.tables.schemas import BANK_ACCOUNT_WARNINGS
+    from storage.tables.result_schemas import BANK_ACCOUNT_WARNINGS
 
     _book(database, tenant, "T1", FIRST_IBAN)
     changed = _book(database, tenant, "T2", SECOND_IBAN)

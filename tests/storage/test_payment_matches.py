@@ -123,7 +123,7 @@ def test_the_tables_carry_the_matches_and_the_invoices_content_items(
     from storage.models import utcnow
     from storage.repositories.exports import Partition, results_in
     from storage.tables.result_frames import ResultRows
-    from storage.tables.schemas import INVOICE_CONTENT_ITEMS, PAYMENT_MATCHES
+    from storage.tables.result_schemas import INVOICE_CONTENT_ITEMS, PAYMENT_MATCHES
 
     invoice_id = _book(database, tenant, "invoice")
     statement_id = _book(database, tenant, "statement")

@@ -22,7 +22,7 @@ from storage.repositories import results as result_repo
 from storage.repositories.exports import Partition, results_in
 from storage.settings import Settings
 from storage.tables.result_frames import ResultRows
-from storage.tables.schemas import VAT_ID_CHECKS
+from storage.tables.result_schemas import VAT_ID_CHECKS
 from testkit.generated_docs import SAMPLE_INVOICE, german_invoice
 from tests.conftest import Tenant
 from tests.support.vat_services import vat_services
