@@ -14,10 +14,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
 from email.message import EmailMessage
-from pathlib import Path
 
 import pytest
-import yaml
 from sqlalchemy import Engine, func, select
 
 from flows import imap_client
@@ -346,26 +344,6 @@ def test_trouble_is_recorded_on_the_mailbox(
         stored = session.get(ImapMailbox, company_id)
     assert stored is not None and stored.last_error is not None and found in stored.last_error
     assert stored.lease_owner is None
-
-
-def test_a_private_address_is_not_reached_in_production(tmp_path: Path) -> None:
-    connector = ImapConnector(
-        tls=ssl.create_default_context(),
-        policy=TargetPolicy(allow_loopback=False, allow_private=False),
-    )
-    wanted = MailboxSettings("127.0.0.1", 993, "tls", "u", "p", "INBOX", "mark_read", None)
-    with pytest.raises(ImapTrouble, match="loopback"), connector.session(wanted):
-        pass
-
-
-def test_prefect_yaml_polls_every_minute_one_run_at_a_time() -> None:
-    config = yaml.safe_load((Path(__file__).parents[2] / "prefect.yaml").read_text())
-    (declared,) = [entry for entry in config["deployments"] if entry["name"] == "poll-mailboxes"]
-
-    assert declared["entrypoint"] == "flows/imap_poll.py:poll_mailboxes"
-    assert poll_mailboxes.name == "poll-mailboxes"
-    assert declared["schedules"] == [{"interval": 60}]
-    assert declared["concurrency_limit"] == 1
 
 
 def test_the_flow_polls_and_the_pipeline_reads_the_message(
