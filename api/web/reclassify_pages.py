@@ -37,6 +37,7 @@ router = APIRouter(prefix="/app", include_in_schema=False)
 REFUSALS = (
     N_("Only an other document can be read as an invoice, and an invoice as an other document."),
     N_("The invoice is approved: withdraw the approval to reclassify it."),
+    N_("The same file was also sent as this document type: open that upload instead."),
     N_("The batch is still being read; retry once it has finished."),
 )
 

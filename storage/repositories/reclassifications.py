@@ -22,7 +22,7 @@ from storage.approval_models import UploadReclassificationRow
 from storage.errors import DomainError
 from storage.models import Result, Upload, User, utcnow
 from storage.repositories import invoice_approvals
-from storage.repositories.uploads import record_move
+from storage.repositories.uploads import find_by_content, record_move
 from storage.repositories.web_results import live_result, reopen_batch, uploads_of_result
 from storage.states import UploadStatus
 
@@ -63,6 +63,7 @@ def reclassify(
     _check(session, result, to_type)
     uploads = uploads_of_result(session, result.id, lock=True)
     for upload in uploads:
+        _check_no_twin(session, upload, to_type)
         if upload.batch_id is not None:
             reopen_batch(session, upload.batch_id, NotReclassifiable)
         row = UploadReclassificationRow(
@@ -86,6 +87,19 @@ def _check(session: Session, result: Result, to_type: str) -> None:
         )
     if result.type == ResultType.INVOICE and invoice_approvals.approvals_of(session, [result.id]):
         raise NotReclassifiable("The invoice is approved: withdraw the approval to reclassify it.")
+
+
+def _check_no_twin(session: Session, upload: Upload, to_type: str) -> None:
+    """An upload sent without a batch or externalId is the one of its content and type
+    (uq_uploads_company_content): when the same file was sent as `to_type` too, that
+    upload is the one to open, and this one stays."""
+    if upload.batch_id is not None or upload.external_id is not None:
+        return
+    twin = find_by_content(session, upload.company_id, upload.sha256, to_type)
+    if twin is not None and twin.id != upload.id:
+        raise NotReclassifiable(
+            "The same file was also sent as this document type: open that upload instead."
+        )
 
 
 def of_uploads(

@@ -117,6 +117,23 @@ def test_an_other_document_becomes_an_invoice_and_back(
     assert [s["toType"] for s in api["reclassifications"]] == ["supplier_invoice", "other_document"]
 
 
+def test_a_file_also_sent_as_the_new_type_is_not_reclassified(
+    web_client: TestClient, account: Account, services: Services, database: Database
+) -> None:
+    """The same file sent as an other document and as a supplier invoice: two uploads,
+    and the first is not turned into a second supplier invoice upload of the file."""
+    content = german_invoice(SAMPLE_INVOICE)
+    send = web_client, account.headers, services, "rechnung.pdf", content
+    filed = send_and_read(*send, documentType="other_document")
+    booked = send_and_read(*send, documentType="supplier_invoice")
+    assert booked["status"] == "completed" and booked["id"] != filed["id"]
+    refused = _reclassify(web_client, database, result_id(filed), "supplier_invoice")
+    assert refused.status_code == 409 and "open that upload instead" in refused.text
+    upload = stored_upload(services, filed["id"])
+    assert (upload.status, upload.document_type) == ("completed", "other_document")
+    assert _trail(web_client, f"/app/uploads/{filed['id']}") == []
+
+
 def test_what_cannot_be_reclassified_is_refused(
     web_client: TestClient, account: Account, services: Services, database: Database
 ) -> None:
