@@ -42,3 +42,19 @@ class InvoiceCorrectionRow(Base):
     new_value: Mapped[str | None] = mapped_column(Text)
     user_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id"))
     at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class UploadReclassificationRow(Base):
+    """One "read this again as ..." of an upload (issue 43): what it was read as before
+    (`from_type`: a result type), what it is to be read as now (`to_type`: a document
+    type), who and when. The upload keeps its rows for good."""
+
+    __tablename__ = "upload_reclassifications"
+    __table_args__ = (Index("ix_upload_reclassifications_upload", "upload_id", "at"),)
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    upload_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("uploads.id", ondelete="CASCADE"))
+    from_type: Mapped[str] = mapped_column(String(32))
+    to_type: Mapped[str] = mapped_column(String(32))
+    user_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id"))
+    at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -397,6 +397,7 @@ from storage import (  # noqa: E402, F401
     datev_models,
     imap_models,
     payment_match_models,
+    search_models,
     vat_confirmation_models,
     webhook_models,
 )

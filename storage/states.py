@@ -8,6 +8,8 @@
   `processing_failed` from the web application.
 - `deleted -> queued`: a repeated request reads the stored file again (once purged,
   the file it sends).
+- `completed -> queued`: the accountant reclassified it in the web application (an
+  "other document" to be read as an invoice, or back; issue 43).
 
 A deleted upload is purged after the retention period without a status change: its
 history gets a row `deleted -> deleted` with the event `purged` (HistoryEvent).
@@ -43,7 +45,7 @@ ALLOWED_TRANSITIONS: dict[UploadStatus | None, frozenset[UploadStatus]] = {
     UploadStatus.PROCESSING: frozenset(
         {UploadStatus.COMPLETED, UploadStatus.FAILED, UploadStatus.QUEUED}
     ),
-    UploadStatus.COMPLETED: frozenset({UploadStatus.DELETED}),
+    UploadStatus.COMPLETED: frozenset({UploadStatus.DELETED, UploadStatus.QUEUED}),
     UploadStatus.FAILED: frozenset({UploadStatus.QUEUED, UploadStatus.DELETED}),
     UploadStatus.DELETED: frozenset({UploadStatus.QUEUED}),
 }

@@ -176,6 +176,19 @@ RETRY = Move(
     (S.FAILED, S.DELETED),
     (Branch(S.QUEUED, _BACK_IN_QUEUE | {"attempts": Const(0), "crashes": Const(0)}),),
 )
+# Read again as another document type (the web application's reclassification): the
+# type it was sent as changes, and it is read as new.
+RECLASSIFY = Move(
+    "reclassify",
+    (S.COMPLETED,),
+    (
+        Branch(
+            S.QUEUED,
+            _BACK_IN_QUEUE
+            | {"document_type": Arg("document_type"), "attempts": Const(0), "crashes": Const(0)},
+        ),
+    ),
+)
 
 MOVES = {
     move.name: move
@@ -190,6 +203,7 @@ MOVES = {
         MARK_DELETED,
         PURGE,
         RETRY,
+        RECLASSIFY,
     )
 }
 
@@ -209,6 +223,7 @@ class UploadMoves:
         lease_expires_at: Mapped[datetime | None]
 
         object_key: Mapped[str | None]
+        document_type: Mapped[str]
 
         def set_status(self, target: UploadStatus) -> StatusChange: ...
 
@@ -266,6 +281,12 @@ class UploadMoves:
         """failed or deleted -> queued, as new: clears the result, the error and the
         lease, and sets attempts and crashes back to 0."""
         return self._apply(RETRY)
+
+    def reclassify(self, document_type: str) -> StatusChange:
+        """completed -> queued, to be read again as `document_type` (the accountant's
+        reclassification): clears the result, the error and the lease, and sets attempts
+        and crashes back to 0."""
+        return self._apply(RECLASSIFY, document_type=document_type)
 
     def _apply(self, move: Move, **args: Any) -> StatusChange:
         """Run a declared move on this object: every value from the row as it was."""

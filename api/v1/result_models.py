@@ -230,6 +230,24 @@ class CorrectionOut(BaseModel):
     at: str = Field(description="ISO 8601 UTC with `Z`.")
 
 
+class ReclassificationOut(BaseModel):
+    """An upload behind this result read again as another kind of document in the web
+    application (an other document as an invoice, or back): what it had been read as
+    (`fromType`, a result type), what it was read as then (`toType`, a documentType), who
+    (the user's e-mail; null once the user is deleted) and when."""
+
+    model_config = ConfigDict(frozen=True)
+
+    uploadId: uuid.UUID
+    fromType: str
+    toType: str
+    by: str | None
+    at: str = Field(description="ISO 8601 UTC with `Z`.")
+
+
+RECLASSIFIED = "How the uploads behind the result were reclassified, oldest first."
+
+
 class InvoiceResultOut(ResultBase):
     """An invoice: the normalized invoice (EN 16931 terms in the descriptions), its
     direction, how it was read (`validation` of an e-invoice, or `classification` and
@@ -249,6 +267,9 @@ class InvoiceResultOut(ResultBase):
     accountWarnings: list[AccountWarningOut] = Field(default_factory=list)
     paymentMatches: list[PaymentMatchOut] = Field(default_factory=list)
     vatConfirmations: list[VatConfirmationOut] = Field(default_factory=list)
+    reclassifications: list[ReclassificationOut] = Field(
+        default_factory=list, description=RECLASSIFIED
+    )
 
 
 class BankStatementResultOut(ResultBase):
@@ -276,6 +297,9 @@ class OtherDocumentResultOut(ResultBase):
 
     type: Literal["other_document"]
     data: OtherDocumentData  # type: ignore[valid-type]
+    reclassifications: list[ReclassificationOut] = Field(
+        default_factory=list, description=RECLASSIFIED
+    )
 
 
 ResultOut = Annotated[

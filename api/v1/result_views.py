@@ -27,8 +27,10 @@ from storage.repositories import (
     invoice_approvals,
     invoice_corrections,
     payment_matches,
+    reclassifications,
     vat_confirmations,
 )
+from storage.repositories.reclassifications import Reclassification
 from storage.resources import utc_z
 
 SCHEMA_VERSIONS = (1,)
@@ -73,13 +75,17 @@ def typed_result(
 def result_checks(session: Session, results: list[Result]) -> dict[uuid.UUID, dict[str, Any]]:
     """What the company's history adds to each result's answer: an invoice's approval,
     corrections, bank account warnings and online VAT id confirmations, the payments
-    matched to an invoice or to a statement's transactions."""
+    matched to an invoice or to a statement's transactions, how an invoice's or other
+    document's uploads were reclassified."""
     ids = [r.id for r in results if r.type in ("invoice", "bank_statement")]
     warnings = bank_accounts.warnings_of_results(session, ids)
     matches = payment_matches.matches_of_results(session, ids)
     confirmations = vat_confirmations.confirmations_of_results(session, ids)
     approvals = invoice_approvals.approvals_of(session, ids)
     corrections = invoice_corrections.corrections_of(session, ids)
+    reclassified = reclassifications.of_results(
+        session, [r.id for r in results if r.type in ("invoice", "other_document")]
+    )
     found: dict[uuid.UUID, dict[str, Any]] = {}
     for result in results:
         extra: dict[str, Any] = {}
@@ -94,8 +100,20 @@ def result_checks(session: Session, results: list[Result]) -> dict[uuid.UUID, di
             extra["vatConfirmations"] = confirmations.get(result.id, [])
         if result.type in ("invoice", "bank_statement"):
             extra["paymentMatches"] = [_match(m) for m in matches.get(result.id, [])]
+        if result.type in ("invoice", "other_document"):
+            extra["reclassifications"] = [_step(r) for r in reclassified.get(result.id, [])]
         found[result.id] = extra
     return found
+
+
+def _step(step: Reclassification) -> dict[str, Any]:
+    return {
+        "uploadId": step.upload_id,
+        "fromType": step.from_type,
+        "toType": step.to_type,
+        "by": step.by,
+        "at": utc_z(step.at),
+    }
 
 
 def _warning(row: AccountWarningRow) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from api.web import (
     login,
     mail_pages,
     payment_pages,
+    reclassify_pages,
     results,
     settings_pages,
     upload_pages,
@@ -57,6 +58,7 @@ def web_router() -> APIRouter:
     router.include_router(imap_pages.router)
     router.include_router(upload_pages.router)
     router.include_router(results.router)
+    router.include_router(reclassify_pages.router)
     router.include_router(bank_account_pages.router)
     router.include_router(payment_pages.router)
     return router

@@ -25,12 +25,14 @@ from processors.base import DocumentType, ResultType
 from storage.repositories import batches as batch_repo
 from storage.repositories.result_glances import result_glances
 from storage.repositories.upload_views import InboxFilter, PageCursor, UploadView, inbox_page
+from storage.search_text import search_terms
 from storage.states import UploadStatus
 
 router = APIRouter(include_in_schema=False)
 
 PAGE_SIZE = 50
-FILTER_PARAMS = ("status", "type", "read", "batch", "from", "to")
+BATCH_CHOICES = 50  # the newest batches offered by name; an older one by its id in the URL
+FILTER_PARAMS = ("q", "status", "type", "read", "batch", "from", "to")
 
 
 @dataclass
@@ -63,6 +65,7 @@ def parse_filters(params: dict[str, str]) -> InboxQuery:
         result_type=read_as,
         created_from=_midnight(created_from) if created_from else None,
         created_before=_midnight(created_to + timedelta(days=1)) if created_to else None,
+        search=tuple(search_terms(raw["q"])),
     )
     return InboxQuery(raw, filters, problems)
 
@@ -180,6 +183,9 @@ def inbox(request: Request, user: CurrentUser, services: ServicesDep) -> HTMLRes
             session, user.company_id, {row.batch_id for row in page.rows if row.batch_id}
         )
         glances_of_page = glances(session, user.company_id, page.rows)
+        choices = batch_repo.batch_choices(
+            session, user.company_id, BATCH_CHOICES, query.filters.batch_id
+        )
     return render(
         request,
         "uploads.html",
@@ -193,5 +199,6 @@ def inbox(request: Request, user: CurrentUser, services: ServicesDep) -> HTMLRes
         result_links=result_links(page.rows),
         batch_names=batch_names,
         glances=glances_of_page,
+        batch_choices=choices,
         first_page_url=_page_url(query.raw),
     )

@@ -16,6 +16,7 @@ from api.web.finding_groups import FindingGroup, group_by_term
 from api.web.i18n import N_, Message
 from api.web.labels import DOCUMENT_TYPE_LABELS, RESULT_TYPE_LABELS
 from api.web.processor_texts import FailureText, failure_text, xml_position
+from api.web.rejected_views import RejectedInvoice, rejected_invoice
 from processors.base import DocumentType, FailureCode, ResultType
 from processors.einvoice.business_terms import explain
 from processors.results.findings import Finding
@@ -238,6 +239,8 @@ class UploadView:
     error_message: str | None  # the processor's English words, behind a toggle
     failure: FailureText | None  # the catalogue's words for the error code
     findings: tuple[FindingView, ...]
+    # A rejected e-invoice's parties, number, dates and amounts, where its XML read.
+    rejected: RejectedInvoice | None
     history: tuple[HistoryRow, ...]
     # When the stored file and the result data were removed (docs/retention.md).
     purged_at: datetime | None
@@ -273,6 +276,7 @@ def upload_view(upload: Upload, history: list[StatusChange], result: Result | No
         error_message=upload.error_message,
         failure=failure_text(upload.error_code) if upload.error_code else None,
         findings=tuple(findings_of(mapping(upload.error_details).get("findings"))),
+        rejected=rejected_invoice(upload.error_details) if failed else None,
         history=tuple(HistoryRow(h.from_status, h.to_status, h.at, h.event) for h in history),
         purged_at=next((h.at for h in reversed(history) if h.event == HistoryEvent.PURGED), None),
         result_url=result_path(result.type, result.id) if live and result else None,

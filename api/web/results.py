@@ -26,6 +26,7 @@ from api.web.invoice_views import invoice_view
 from api.web.limits import MAX_FORM_FIELDS
 from api.web.paging import parse_id
 from api.web.payment_views import invoice_payment_status, statement_matches
+from api.web.reclassify_pages import reclassify_view
 from api.web.render import error_page, not_found_page, render
 from api.web.result_views import document_view, result_header
 from api.web.statement_views import payment_file_view, statement_view
@@ -122,6 +123,7 @@ def invoice_page(
             "print_url": f"/app/invoices/{result.id}/print",
             "approval": approval_view(invoice_approvals.history(session, result.id)),
             "corrections": corrections_view(result.data, data, steps),
+            "reclassify": reclassify_view(session, result),
         }
 
     return _result_page(
@@ -220,10 +222,15 @@ def invoice_page_image(
 def document_page(
     request: Request, result_id: str, user: CurrentUser, services: ServicesDep
 ) -> Response:
-    def build(_: Session, result: Result) -> dict[str, Any]:
+    def build(session: Session, result: Result) -> dict[str, Any]:
         view = document_view(other_document_from_dict(result.data))
         embedded = payment_file_view(view.payment_file) if view.payment_file else None
-        return {"document": view, "payment_file": embedded, "summary": document_summary(view)}
+        return {
+            "document": view,
+            "payment_file": embedded,
+            "summary": document_summary(view),
+            "reclassify": reclassify_view(session, result),
+        }
 
     return _result_page(
         request, user, services, result_id, "other_document", "results/document.html", build

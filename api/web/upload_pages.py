@@ -16,11 +16,12 @@ from api.web.auth import CsrfUser, CurrentUser, WebUser
 from api.web.downloads import original_response
 from api.web.i18n import N_
 from api.web.paging import parse_id
+from api.web.reclassify_pages import step_views
 from api.web.render import error_page, not_found_page, render
 from api.web.result_views import upload_view
 from storage.models import Upload
+from storage.repositories import reclassifications, web_results
 from storage.repositories import uploads as upload_repo
-from storage.repositories import web_results
 from storage.repositories.web_results import NotDeletable, NotRetryable
 
 router = APIRouter(prefix="/app", include_in_schema=False)
@@ -39,7 +40,15 @@ def upload_page(
         history = upload_repo.history(session, upload.id)
         result = upload_repo.get_result(session, upload.result_id) if upload.result_id else None
         view = upload_view(upload, history, result)
-    return render(request, "results/upload.html", user, upload=view, active="uploads")
+        steps = reclassifications.of_uploads(session, [upload.id]).get(upload.id, [])
+    return render(
+        request,
+        "results/upload.html",
+        user,
+        upload=view,
+        reclassified=step_views(steps),
+        active="uploads",
+    )
 
 
 @router.post("/uploads/{upload_id}/retry")

@@ -3,7 +3,8 @@ processors/results/findings.py, stored with a result too)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from processors.base import Declined, FailureCode, ProcessingError
 from processors.einvoice.business_terms import explained, first_term_label
@@ -22,12 +23,21 @@ __all__ = [
 class InvalidEInvoiceError(ProcessingError):
     """The e-invoice failed validation; `findings` has every finding, warnings too."""
 
-    def __init__(self, findings: Iterable[Finding], summary: str | None = None) -> None:
+    def __init__(
+        self,
+        findings: Iterable[Finding],
+        summary: str | None = None,
+        read: Mapping[str, Any] | None = None,
+    ) -> None:
+        """`read`: what could be read of the invoice despite the findings (parties,
+        number, dates, totals; the invoice JSON of a result), kept with the failure so
+        the accountant sees whom to ask for a correction (issue 43)."""
         self.findings: tuple[Finding, ...] = tuple(explained(finding) for finding in findings)
+        details: dict[str, Any] = {"findings": [finding.to_dict() for finding in self.findings]}
+        if read:
+            details["invoice"] = dict(read)
         super().__init__(
-            FailureCode.INVALID_E_INVOICE,
-            summary or failure_message(self.findings),
-            {"findings": [finding.to_dict() for finding in self.findings]},
+            FailureCode.INVALID_E_INVOICE, summary or failure_message(self.findings), details
         )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from lxml import etree
 
@@ -36,6 +37,7 @@ from processors.einvoice.read_cii import ZUGFERD1, read_cii
 from processors.einvoice.read_ubl import read_ubl
 from processors.einvoice.validation import validate
 from processors.invoice_model import Invoice, invoice_direction
+from processors.json_fields import to_json
 from processors.results.invoice import EInvoiceValidation, InvoiceResult
 from processors.results.other_document import NonInvoiceXml
 from processors.results.source import Source
@@ -101,7 +103,7 @@ class EInvoiceProcessor:
             return _other_document(tree.getroot())
         validation = self._validate(tree, syntax)
         if not validation.valid:
-            raise InvalidEInvoiceError(validation.findings)
+            raise InvalidEInvoiceError(validation.findings, read=_what_was_read(tree, syntax))
         invoice = _read(tree.getroot(), syntax)
         decision = invoice_direction(invoice, context.company, context.document_type)
         return Outcome(
@@ -141,6 +143,26 @@ def _parse(data: bytes) -> etree._ElementTree:
         raise InvalidEInvoiceError([Finding("XML-ENCODING", Level.FATAL, str(exc))]) from exc
     except XmlRejectedError as exc:
         raise InvalidEInvoiceError([Finding("XML", Level.FATAL, str(exc))]) from exc
+
+
+# What a rejected e-invoice's failure keeps of it: who, which, when and how much.
+READ_OF_REJECTED = ("number", "typeCode", "issueDate", "dueDate", "currency", "seller", "buyer")
+
+
+def _what_was_read(tree: etree._ElementTree, syntax: Syntax) -> dict[str, Any] | None:
+    """The parties, number, dates and totals of an e-invoice that failed validation, as
+    far as its XML reads; None when it does not read as an invoice at all."""
+    try:
+        invoice = to_json(_read(tree.getroot(), syntax))
+    except Exception:  # a broken invoice may break the reader anywhere
+        return None
+    if not isinstance(invoice, dict):
+        return None
+    read = {key: invoice[key] for key in READ_OF_REJECTED if invoice.get(key) is not None}
+    totals = invoice.get("totals")
+    if isinstance(totals, dict):
+        read["totals"] = {key: value for key, value in totals.items() if value is not None}
+    return read or None
 
 
 def _read(root: etree._Element, syntax: Syntax) -> Invoice:

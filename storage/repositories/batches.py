@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import func, or_, select
@@ -91,3 +92,45 @@ def file_names(
         Batch.company_id == company_id, Batch.id.in_(batch_ids)
     )
     return {batch_id: name for batch_id, name in session.execute(statement)}
+
+
+MAX_NAME = 60  # characters of a name in the batch filter's list
+
+
+@dataclass(frozen=True, slots=True)
+class BatchChoice:
+    """A batch as the inbox's batch filter offers it: by name and date, not by id."""
+
+    id: uuid.UUID
+    file_name: str
+    source_type: str
+    mail_subject: str | None
+    created_at: datetime
+
+    @property
+    def name(self) -> str:
+        """A mail batch by its subject (its file name when it has none), an archive by
+        its file name."""
+        name = self.file_name
+        if self.source_type == "email" and self.mail_subject:
+            name = self.mail_subject
+        return name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"
+
+
+def batch_choices(
+    session: Session, company_id: uuid.UUID, limit: int, chosen: uuid.UUID | None = None
+) -> list[BatchChoice]:
+    """The company's `limit` newest batches (ix_batches_company_created), and the chosen
+    one when it is older, newest first."""
+    columns = (Batch.id, Batch.file_name, Batch.source_type, Batch.mail_subject, Batch.created_at)
+    statement = (
+        select(*columns)
+        .where(Batch.company_id == company_id)
+        .order_by(Batch.created_at.desc(), Batch.id.desc())
+        .limit(limit)
+    )
+    choices = [BatchChoice(*row) for row in session.execute(statement)]
+    if chosen is not None and all(choice.id != chosen for choice in choices):
+        own = select(*columns).where(Batch.id == chosen, Batch.company_id == company_id)
+        choices += [BatchChoice(*row) for row in session.execute(own)]
+    return choices

@@ -18,6 +18,8 @@ from sqlalchemy.orm import Session
 from storage import result_changes  # noqa: F401  (numbers every change of a result)
 from storage.db import locked
 from storage.models import Company, Result, TransactionConfirmation, Upload
+from storage.search_models import ResultSearchRow
+from storage.search_text import search_text
 
 Content = tuple[uuid.UUID, str]  # company, sha256
 Booking = tuple[uuid.UUID, str, str]  # company, sha256, result type
@@ -137,7 +139,7 @@ def new_result(
     company_id: uuid.UUID, sha256: str, result_type: str, data: dict[str, Any]
 ) -> Result:
     """A result to add; the live (company, content, type) index refuses a second booking."""
-    return Result(
+    result = Result(
         id=uuid.uuid4(),
         company_id=company_id,
         type=result_type,
@@ -145,6 +147,10 @@ def new_result(
         data=data,
         duplicate_key=invoice_duplicate_key(data) if result_type == "invoice" else None,
     )
+    words = search_text(result_type, data)
+    if words is not None:  # added with the result (the row's relationship cascades)
+        ResultSearchRow(result=result, company_id=company_id, words=words)
+    return result
 
 
 def company_of(session: Session, company_id: uuid.UUID) -> Company | None:

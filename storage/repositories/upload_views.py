@@ -15,6 +15,8 @@ from sqlalchemy.orm import Session
 
 from storage.models import ApiKey, Batch, Result, Upload
 from storage.repositories.api_keys import ActiveKey, find_active_key, hash_key
+from storage.repositories.result_search import matching_results
+from storage.search_text import SearchTerm
 from storage.states import UploadStatus
 
 
@@ -215,6 +217,8 @@ class InboxFilter:
     # What a completed upload was read as (its result's type), not the type it was sent as.
     result_type: str | None = None
     created_before: datetime | None = None  # exclusive
+    # The inbox's search: what the result's words must hold (storage/search_text.py).
+    search: tuple[SearchTerm, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +256,10 @@ def inbox_page(
         statement = statement.where(
             Upload.status == UploadStatus.COMPLETED, Result.type == filters.result_type
         )
+    if filters.search:
+        postgres = session.get_bind().dialect.name == "postgresql"
+        found = matching_results(company_id, filters.search, postgres)
+        statement = statement.where(Upload.result_id.in_(found))
     if filters.created_from:
         statement = statement.where(Upload.created_at >= filters.created_from)
     if filters.created_before:

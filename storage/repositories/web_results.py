@@ -154,7 +154,7 @@ def retry_upload(session: Session, company_id: uuid.UUID, upload_id: uuid.UUID) 
     if upload.status != UploadStatus.FAILED or upload.error_code != FailureCode.PROCESSING_FAILED:
         raise NotRetryable("Only uploads that failed with processing_failed can be retried.")
     if upload.batch_id is not None:
-        _reopen_batch(session, upload.batch_id)
+        reopen_batch(session, upload.batch_id)
     record_move(session, upload, upload.retry())
     session.flush()
     return upload
@@ -179,13 +179,17 @@ def delete_failed_upload(
     return upload
 
 
-def _reopen_batch(session: Session, batch_id: uuid.UUID) -> None:
+def reopen_batch(
+    session: Session, batch_id: uuid.UUID, refusal: type[DomainError] = NotRetryable
+) -> None:
+    """An upload of the batch is read again: the batch is unfinished until it is (a
+    worker claims unfinished batches). Refused with `refusal` while a worker holds it."""
     batch = session.scalars(locked(session, select(Batch).where(Batch.id == batch_id))).one()
     held = batch.lease_owner is not None and (
         batch.lease_expires_at is not None and batch.lease_expires_at > utcnow()
     )
     if held:
-        raise NotRetryable("The batch is still being read; retry once it has finished.")
+        raise refusal("The batch is still being read; retry once it has finished.")
     batch.finished_at = None
 
 

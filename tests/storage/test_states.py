@@ -19,6 +19,7 @@ ALLOWED = {
     ("processing", "failed"),
     ("processing", "queued"),
     ("completed", "deleted"),
+    ("completed", "queued"),  # reclassified: read again as another type (issue 43)
     ("failed", "queued"),
     ("failed", "deleted"),  # the user deleted the failed upload (issue 43)
     ("deleted", "queued"),

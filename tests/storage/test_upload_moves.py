@@ -110,6 +110,7 @@ MOVES: dict[str, Move] = {
     "mark_deleted": lambda upload: upload.mark_deleted(),
     "retry": lambda upload: upload.retry(),
     "purge": lambda upload: upload.purge(),
+    "reclassify": lambda upload: upload.reclassify("supplier_invoice"),
 }
 
 S = UploadStatus
@@ -140,6 +141,7 @@ CASES = [
     Case("mark_deleted", S.FAILED, _columns(S.DELETED)),
     Case("retry", S.FAILED, _columns(S.QUEUED, attempts=0, crashes=0)),
     Case("retry", S.DELETED, _columns(S.QUEUED, attempts=0, crashes=0)),
+    Case("reclassify", S.COMPLETED, _columns(S.QUEUED, attempts=0, crashes=0)),
     # Only the stored bytes go; a deleted upload has no result, error or lease anyway.
     Case(
         "purge",

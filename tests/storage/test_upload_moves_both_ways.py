@@ -32,6 +32,7 @@ ARGS: dict[str, dict[str, Any]] = {
     "take": {"owner": "new-worker", "expires_at": NEW_EXPIRY},
     "fail": {"code": FailureCode.INVALID_E_INVOICE, "message": "bad", "details": DETAILS},
     "charge_crash": {"reason": "killed"},
+    "reclassify": {"document_type": "supplier_invoice"},
 }
 COLUMNS = [c for c in Upload.__table__.columns if c.name not in ("id", "updated_at", "sha256")]
 BOX = SecretBox("test-key", b"test")

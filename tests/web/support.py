@@ -7,6 +7,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from fastapi.testclient import TestClient
 from httpx2 import Response
@@ -14,8 +15,9 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from storage.db import Database
-from storage.models import Batch, Result, Upload, utcnow
+from storage.models import Batch, Upload, utcnow
 from storage.repositories import api_keys, companies, users, web_sessions
+from storage.repositories.results import new_result
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 PASSWORD = "correct horse battery staple"
@@ -125,19 +127,16 @@ def seed_upload(
     error_code: str | None = None,
     error_message: str | None = None,
     size_bytes: int = 100,
+    data: dict[str, Any] | None = None,
 ) -> uuid.UUID:
-    """An upload row as the pipeline leaves it (with a result when `result_type` is given)."""
+    """An upload row as the pipeline leaves it (with a result when `result_type` is given,
+    its `data` booked as the recorder books it)."""
     upload_id = uuid.uuid4()
     with database.session() as session:
         result_id = None
         if result_type is not None:
-            result = Result(
-                id=uuid.uuid4(),
-                company_id=company_id,
-                type=result_type,
-                sha256=upload_id.hex + upload_id.hex,
-                data={},
-            )
+            sha256 = upload_id.hex + upload_id.hex
+            result = new_result(company_id, sha256, result_type, data or {})
             session.add(result)
             session.flush()
             result_id = result.id
