@@ -25,8 +25,8 @@ from typing import Any
 from sqlalchemy import ColumnElement, Select, bindparam, exists, func, select
 from sqlalchemy.orm import Session, aliased
 
+from storage.column_types import UTCDateTime
 from storage.db import locked
-from storage.models import UTCDateTime
 from storage.webhook_models import WebhookDelivery, WebhookEndpoint
 
 

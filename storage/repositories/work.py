@@ -18,8 +18,9 @@ from sqlalchemy import ColumnElement, Select, and_, bindparam, func, select, upd
 from sqlalchemy.orm import Session
 
 from processors.base import Failure, FailureCode
+from storage.column_types import UTCDateTime
 from storage.db import locked
-from storage.models import Batch, Company, Upload, UTCDateTime, utcnow
+from storage.models import Batch, Company, Upload, utcnow
 from storage.repositories import batch_work
 from storage.repositories.upload_groups import PerRow, move_group
 from storage.repositories.uploads import record_move
