@@ -79,8 +79,17 @@ def find_signed_in(session: Session, token: str, now: datetime) -> SignedIn | No
     row = session.execute(statement).one_or_none()
     if row is None:
         return None
-    *fields, vat_ids, tax_number, ibans = row
-    return SignedIn(*fields, company_identified=bool(vat_ids or tax_number or ibans))
+    return SignedIn(
+        session_id=row[0],
+        user_id=row[1],
+        company_id=row[2],
+        email=row[3],
+        csrf_token=row[4],
+        company_locale=row[5],
+        language=row[6],
+        company_time_zone=row[7],
+        company_identified=bool(row[8] or row[9] or row[10]),
+    )
 
 
 def end_session(session: Session, token: str) -> None:
