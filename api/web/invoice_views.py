@@ -171,6 +171,7 @@ class InvoiceView:
     hybrid: HybridView | None  # a hybrid PDF: its XML against its visible text
     source: str | Message
     review_notes: tuple[Message, ...]
+    read_from_text: bool  # a PDF's text: what was not found may still be printed on it
     duplicates: tuple[DuplicateView, ...]
 
 
@@ -199,6 +200,7 @@ def invoice_view(
         hybrid=hybrid_view(result.hybrid_check),
         source=source_label(result.source),
         review_notes=tuple(review_notes(result.checks)),
+        read_from_text=result.checks is not None,
         duplicates=tuple(duplicate_view(result) for result in duplicates),
     )
 
