@@ -41,6 +41,13 @@ class Fact:
 class Summary:
     verdict: Verdict
     facts: tuple[Fact, ...]
+    # What a fact without a value says: an e-invoice's XML does not have it; a reader of
+    # a PDF's text did not recognise it (it may be printed); otherwise it was not read.
+    missing: str = N_("not read")
+
+
+NOT_ON_THE_INVOICE = N_("not on the invoice")
+NOT_RECOGNISED = N_("not recognised")
 
 
 # --- invoices --------------------------------------------------------------------------
@@ -123,7 +130,9 @@ def invoice_summary(
     ]
     if duplicates:
         facts.append(Fact(N_("Possible duplicates"), str(duplicates), "number"))
-    return Summary(invoice_verdict(invoice_signs(result, master_data_set)), tuple(facts))
+    verdict = invoice_verdict(invoice_signs(result, master_data_set))
+    missing = NOT_RECOGNISED if result.checks is not None else NOT_ON_THE_INVOICE
+    return Summary(verdict, tuple(facts), missing)
 
 
 # --- statements, payment files, documents ----------------------------------------------

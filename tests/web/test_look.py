@@ -303,6 +303,12 @@ def test_an_e_invoice_without_a_buyer_says_it_is_not_on_the_invoice(
             for p in tree.xpath('//*[contains(@class, "party-missing")]')
         ]
         assert missing == ["Not stated on the invoice."]
+    card: Any = html.fromstring(web_client.get(path).text)
+    # No due date in the XML: the card says it is not on the invoice.
+    assert (
+        card.xpath('string(//section[@aria-labelledby="summary"]//span[@class="hint missing"])')
+        == "not on the invoice"
+    )
 
 
 def test_a_pdf_whose_buyer_was_not_found_says_not_recognised(
@@ -317,3 +323,8 @@ def test_a_pdf_whose_buyer_was_not_found_says_not_recognised(
         ]
         assert missing == ["Not recognised in the PDF: check the page."]
         assert "Not stated on the invoice." not in page
+    card: Any = html.fromstring(web_client.get(path).text)
+    assert (
+        card.xpath('string(//section[@aria-labelledby="summary"]//span[@class="hint missing"])')
+        == "not recognised"
+    )
