@@ -12,6 +12,7 @@ import httpx2 as httpx
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
+from storage.repositories import users
 from tests.web.conftest import LiveServer
 from tests.web.results_helpers import e_invoice, invalid_e_invoice_of_every_level, read_queued
 from tests.web.support import Account, make_account, screenshot, seed_upload
@@ -70,11 +71,18 @@ def documents(live: LiveServer) -> Documents:
     return Documents(account, state["result"]["url"], f"/app/uploads/{rejected}")
 
 
-@pytest.fixture(params=[PHONE, DESKTOP], ids=["390px", "1366px"])
+@pytest.fixture(
+    params=[(PHONE, "de"), (PHONE, "en"), (DESKTOP, "de"), (DESKTOP, "en")],
+    ids=["390px-de", "390px-en", "1366px-de", "1366px-en"],
+)
 def sized_page(
     request: pytest.FixtureRequest, browser: Browser, live: LiveServer, documents: Documents
 ) -> Iterator[Page]:
-    width: int = request.param
+    """Signed in at the parameter's width, reading the parameter's language."""
+    width, language = request.param
+    with live.database.session() as session:
+        users.set_language(session, documents.account.user_id, language)
+        session.commit()
     context = browser.new_context(
         base_url=live.url, locale="de-DE", viewport={"width": width, "height": 900}
     )
@@ -104,7 +112,7 @@ def test_the_inbox_fits_the_window_with_long_urns_and_messages(sized_page: Page)
     page = sized_page
     expect(page.get_by_role("link", name=re.compile(re.escape(LONG_URN[:30])))).to_have_count(2)
     assert page_overflow(page) <= 0
-    screenshot(page, f"layout-inbox-{width_of(page)}")
+    screenshot(page, f"layout-inbox-{width_of(page)}-{page.locator('html').get_attribute('lang')}")
 
 
 def test_on_a_phone_every_inbox_card_shows_supplier_amount_and_status(
@@ -133,7 +141,8 @@ def test_on_a_phone_every_inbox_card_shows_supplier_amount_and_status(
     label = invoice.locator("td.glance-amount").evaluate(
         "td => getComputedStyle(td, '::before').content"
     )
-    assert label == '"Amount"'  # the test user reads English
+    expected = {"de": '"Betrag"', "en": '"Amount"'}[str(page.locator("html").get_attribute("lang"))]
+    assert label == expected
 
 
 def _inside_the_window(locator: Locator, width: int) -> bool:
