@@ -48,6 +48,8 @@ class Company(Base):
     tax_number: Mapped[str | None] = mapped_column(String(64))
     ibans: Mapped[list[str]] = mapped_column(default=list)
     locale: Mapped[str] = mapped_column(String(8), default="de")
+    # The zone the web application shows times in (an IANA name, api/web/time_zones.py).
+    time_zone: Mapped[str] = mapped_column(String(64), server_default="Europe/Berlin")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     # The last change sequence given to one of its results (storage/result_changes.py).
     result_changes: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")

@@ -34,6 +34,10 @@ class WebUser:
     # Numbers and dates are formatted in it too (docs/webapp.md, Languages).
     locale: str
     chose_language: bool  # False: the language follows the company's locale
+    time_zone: str  # the company's: times on every page are shown in it
+    # The company's master data has a VAT id, tax number or IBAN: only then is an
+    # invoice's uncertain direction worth a warning (docs/webapp.md, "Direction").
+    master_data_set: bool
 
 
 class LoginRequired(Exception):
@@ -68,6 +72,8 @@ def find_user(request: Request, services: Services) -> WebUser | None:
         or supported(signed_in.company_locale)
         or DEFAULT_LANGUAGE,
         chose_language=supported(signed_in.language) is not None,
+        time_zone=signed_in.company_time_zone,
+        master_data_set=signed_in.company_identified,
     )
 
 

@@ -70,7 +70,7 @@ def batch_page(
         if batch is None:
             return not_found_page(request, user)
         rows = batch_views(session, batch.id)
-        glances_of_batch = glances(session, user.company_id, rows)
+        glances_of_batch = glances(session, user.company_id, rows, user.master_data_set)
     counts = status_counts(row.status for row in rows)
     status = derive_batch_status(UnpackState(batch.unpack_state), counts)
     return render(

@@ -1,9 +1,10 @@
 """Numbers, amounts and dates in the company's locale: de 1.234,56 and 09.01.2015,
-en 1,234.56 and 2015-01-09. Amounts arrive as Decimal text, numbers or Decimals."""
+en 1,234.56 and 2015-01-09. Amounts arrive as Decimal text, numbers or Decimals. Times
+are shown in the company's time zone (api/web/time_zones.py); sizes as 1,5 MB."""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, tzinfo
 from decimal import Decimal, InvalidOperation
 
 DATE_FORMATS = {"de": "%d.%m.%Y", "en": "%Y-%m-%d"}
@@ -46,9 +47,10 @@ def format_money(amount: object, currency: object, locale: str) -> str:
     return f"{text} {currency}" if currency else text
 
 
-def to_date(value: object) -> date | None:
+def to_date(value: object, zone: tzinfo = UTC) -> date | None:
+    """A date, or a moment's day in `zone` (a naive moment is taken as UTC)."""
     if isinstance(value, datetime):
-        return value.astimezone(UTC).date() if value.tzinfo else value.date()
+        return _aware(value).astimezone(zone).date()
     if isinstance(value, date):
         return value
     if isinstance(value, str):
@@ -59,15 +61,19 @@ def to_date(value: object) -> date | None:
     return None
 
 
-def format_date(value: object, locale: str) -> str:
-    day = to_date(value)
+def format_date(value: object, locale: str, zone: tzinfo = UTC) -> str:
+    day = to_date(value, zone)
     if day is None:
         return "" if value is None else str(value)
     return day.strftime(DATE_FORMATS.get(locale, DATE_FORMATS["de"]))
 
 
-def format_datetime(value: object, locale: str) -> str:
-    """UTC, to the minute (the page says times are UTC)."""
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def format_datetime(value: object, locale: str, zone: tzinfo = UTC) -> str:
+    """To the minute, in `zone` (stored times are UTC; a naive one is taken as UTC)."""
     moment = value
     if isinstance(value, str):
         try:
@@ -76,7 +82,27 @@ def format_datetime(value: object, locale: str) -> str:
             return value
     if not isinstance(moment, datetime):
         return "" if value is None else str(value)
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(UTC)
     day_format = DATE_FORMATS.get(locale, DATE_FORMATS["de"])
-    return moment.strftime(f"{day_format} {TIME_FORMAT}")
+    return _aware(moment).astimezone(zone).strftime(f"{day_format} {TIME_FORMAT}")
+
+
+SIZE_UNITS = ("KB", "MB", "GB", "TB")
+SIZE_STEP = 1024  # as file managers count: 1.588.325 bytes are 1,5 MB
+
+
+def format_size(value: object, locale: str) -> str:
+    """A file size for people: 1.588.325 bytes as "1,5 MB" (de) or "1.5 MB" (en); one
+    place below 10, whole numbers from there; under 1 KB in bytes."""
+    number = to_decimal(value)
+    if number is None:
+        return "" if value is None else str(value)
+    if abs(number) < SIZE_STEP:
+        unit = "Byte" if locale == "de" else ("byte" if number == 1 else "bytes")
+        return f"{format_decimal(number.quantize(Decimal(1)), locale)} {unit}"
+    scaled = number
+    for unit in SIZE_UNITS:
+        scaled = scaled / SIZE_STEP
+        if abs(scaled) < Decimal("999.5") or unit == SIZE_UNITS[-1]:
+            break
+    places = Decimal("0.1") if abs(scaled) < Decimal("9.95") else Decimal(1)
+    return f"{format_decimal(scaled.quantize(places), locale)} {unit}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, timedelta
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
@@ -21,6 +21,7 @@ from api.web.paging import decode_cursor, encode_cursor
 from api.web.render import render
 from api.web.result_views import result_path
 from api.web.summary_views import Glance, glance
+from api.web.time_zones import start_of_day
 from processors.base import DocumentType, ResultType
 from storage.repositories import batches as batch_repo
 from storage.repositories.result_glances import result_glances
@@ -44,7 +45,8 @@ class InboxQuery:
     problems: list[Message] = field(default_factory=list)
 
 
-def parse_filters(params: dict[str, str]) -> InboxQuery:
+def parse_filters(params: dict[str, str], time_zone: str | None = None) -> InboxQuery:
+    """`from` and `to` are days of the company's calendar (its time zone)."""
     raw = {name: params.get(name, "").strip() for name in FILTER_PARAMS}
     problems: list[Message] = []
     unknown_status = N_("Unknown status '%(value)s' is ignored.")
@@ -63,8 +65,10 @@ def parse_filters(params: dict[str, str]) -> InboxQuery:
         document_type=doc_type,
         batch_id=batch_id,
         result_type=read_as,
-        created_from=_midnight(created_from) if created_from else None,
-        created_before=_midnight(created_to + timedelta(days=1)) if created_to else None,
+        created_from=start_of_day(created_from, time_zone) if created_from else None,
+        created_before=start_of_day(created_to + timedelta(days=1), time_zone)
+        if created_to
+        else None,
         search=tuple(search_terms(raw["q"])),
     )
     return InboxQuery(raw, filters, problems)
@@ -97,10 +101,6 @@ def _day(value: str, problem: str, problems: list[Message]) -> date | None:
     except ValueError:
         problems.append(Message(problem, {"value": value}))
         return None
-
-
-def _midnight(day: date) -> datetime:
-    return datetime.combine(day, time(), tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -164,25 +164,25 @@ def result_links(rows: Sequence[UploadView]) -> dict[uuid.UUID, ResultLink]:
 
 
 def glances(
-    session: Session, company_id: uuid.UUID, rows: Sequence[UploadView]
+    session: Session, company_id: uuid.UUID, rows: Sequence[UploadView], master_data_set: bool
 ) -> dict[uuid.UUID, Glance]:
     """What each completed row's result says at a glance: one query for the page."""
     types = {row.result_id: row.result_type for row in rows if row.result_id and row.result_type}
     picked = result_glances(session, company_id, list(types))
-    return {key: glance(types[key], values) for key, values in picked.items()}
+    return {key: glance(types[key], values, master_data_set) for key, values in picked.items()}
 
 
 @router.get("/app/uploads", response_class=HTMLResponse)
 @body_limit(BodyKind.NONE)
 def inbox(request: Request, user: CurrentUser, services: ServicesDep) -> HTMLResponse:
     params = dict(request.query_params)
-    query = parse_filters(params)
+    query = parse_filters(params, user.time_zone)
     with services.db.read_session() as session:
         page = load_page(session, user.company_id, query, params)
         batch_names = batch_repo.file_names(
             session, user.company_id, {row.batch_id for row in page.rows if row.batch_id}
         )
-        glances_of_page = glances(session, user.company_id, page.rows)
+        glances_of_page = glances(session, user.company_id, page.rows, user.master_data_set)
         choices = batch_repo.batch_choices(
             session, user.company_id, BATCH_CHOICES, query.filters.batch_id
         )

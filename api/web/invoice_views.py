@@ -108,7 +108,8 @@ class PaymentMeansView:
 class DirectionView:
     direction: str | None
     label: str
-    uncertain: bool
+    uncertain: bool  # in doubt although the company's master data is set: a warning
+    unchecked: bool  # not decided because the master data is not set: a hint only
     mismatch: bool
     reason: str | Message | None
 
@@ -170,10 +171,13 @@ class InvoiceView:
     hybrid: HybridView | None  # a hybrid PDF: its XML against its visible text
     source: str | Message
     review_notes: tuple[Message, ...]
+    read_from_text: bool  # a PDF's text: what was not found may still be printed on it
     duplicates: tuple[DuplicateView, ...]
 
 
-def invoice_view(result: InvoiceResult, duplicates: Sequence[Result] = ()) -> InvoiceView:
+def invoice_view(
+    result: InvoiceResult, duplicates: Sequence[Result] = (), master_data_set: bool = True
+) -> InvoiceView:
     invoice = result.invoice
     return InvoiceView(
         number=text(invoice.number),
@@ -191,11 +195,12 @@ def invoice_view(result: InvoiceResult, duplicates: Sequence[Result] = ()) -> In
         payment_terms=text(invoice.payment_terms),
         references=references(invoice),
         notes=tuple(str(text(n)) for n in invoice.notes if text(n)),
-        direction=direction_view(result),
+        direction=direction_view(result, master_data_set),
         validation=validation_view(result.validation),
         hybrid=hybrid_view(result.hybrid_check),
         source=source_label(result.source),
         review_notes=tuple(review_notes(result.checks)),
+        read_from_text=result.checks is not None,
         duplicates=tuple(duplicate_view(result) for result in duplicates),
     )
 
@@ -262,11 +267,14 @@ def address_lines(address: Address | None) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def direction_view(result: InvoiceResult) -> DirectionView:
+def direction_view(result: InvoiceResult, master_data_set: bool = True) -> DirectionView:
+    """Without the company's master data every invoice's direction is uncertain: then
+    the inbox's one notice says what to fill in, and the invoice only hints at it."""
     return DirectionView(
         direction=result.direction.value,
         label=DIRECTION_LABELS.get(result.direction, N_("Unknown")),
-        uncertain=result.direction_uncertain,
+        uncertain=result.direction_uncertain and master_data_set,
+        unchecked=result.direction_uncertain and not master_data_set,
         mismatch=result.direction_mismatch,
         reason=direction_reason(text(result.direction_reason)),
     )

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from api.web.i18n import N_, Message
+from api.web.time_zones import DEFAULT_TIME_ZONE, known_time_zone
 from processors.tax_ids import TaxIdVerdict, check_tax_number, check_vat_id
 
 LOCALES = {"de": "Deutsch (1.234,56 · 09.01.2015)", "en": "English (1,234.56 · 2015-01-09)"}
@@ -21,6 +22,7 @@ class MasterData:
     tax_number: str | None
     ibans: list[str]
     locale: str
+    time_zone: str = DEFAULT_TIME_ZONE
     errors: dict[str, str | Message] = field(default_factory=dict)  # shown translated
 
 
@@ -41,14 +43,17 @@ def iban_checksum_ok(iban: str) -> bool:
 
 
 def parse_master_data(
-    name: str, vat_ids: str, tax_number: str, ibans: str, locale: str
+    name: str, vat_ids: str, tax_number: str, ibans: str, locale: str, time_zone: str = ""
 ) -> MasterData:
+    """The form's values, checked; an empty time zone is the default one."""
+    zone_name = known_time_zone(time_zone) if time_zone.strip() else DEFAULT_TIME_ZONE
     data = MasterData(
         name=name.strip(),
         vat_ids=_entries(vat_ids),
         tax_number=tax_number.strip() or None,
         ibans=_entries(ibans),
         locale=locale,
+        time_zone=zone_name or time_zone.strip(),
     )
     if not data.name:
         data.errors["name"] = N_("Enter the company name.")
@@ -69,6 +74,11 @@ def parse_master_data(
         )
     if locale not in LOCALES:
         data.errors["locale"] = N_("Choose German or English.")
+    if zone_name is None:
+        data.errors["time_zone"] = Message(
+            N_("Not a time zone: %(value)s. Choose one from the list, e.g. Europe/Berlin."),
+            {"value": time_zone.strip()},
+        )
     return data
 
 

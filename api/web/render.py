@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
+from zoneinfo import ZoneInfo
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse
@@ -14,12 +15,19 @@ from jinja2 import Environment, FileSystemLoader, pass_context
 from jinja2.runtime import Context
 
 from api.web.auth import WebUser
-from api.web.formats import format_date, format_datetime, format_money, format_number
+from api.web.formats import (
+    format_date,
+    format_datetime,
+    format_money,
+    format_number,
+    format_size,
+)
 from api.web.i18n import LANGUAGE_NAMES, LANGUAGES, N_, Message, negotiate, supported, translate
 from api.web.i18n import translations as catalog
 from api.web.labels import VALUE_LABELS
 from api.web.processor_texts import failure_text
 from api.web.security_headers import security_headers
+from api.web.time_zones import DEFAULT_TIME_ZONE, zone
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 LANGUAGE_PARAM = "lang"  # ?lang=en on pages shown before signing in
@@ -66,14 +74,25 @@ def _number(context: Context, value: object) -> str:
     return format_number(value, _locale(context))
 
 
+def _zone(context: Context) -> ZoneInfo:
+    """The company's time zone (render sets it; the default before signing in)."""
+    name = context.get("time_zone")
+    return zone(name if isinstance(name, str) else None)
+
+
 @pass_context
 def _date(context: Context, value: object) -> str:
-    return format_date(value, _locale(context))
+    return format_date(value, _locale(context), _zone(context))
 
 
 @pass_context
 def _datetime(context: Context, value: object) -> str:
-    return format_datetime(value, _locale(context))
+    return format_datetime(value, _locale(context), _zone(context))
+
+
+@pass_context
+def _size(context: Context, value: object) -> str:
+    return format_size(value, _locale(context))
 
 
 @pass_context
@@ -90,7 +109,13 @@ def _label(context: Context, value: object) -> str:
 # Added by the i18n extension, unknown to the type stubs.
 templates.env.install_gettext_callables(_gettext, _ngettext, newstyle=True)  # type: ignore[attr-defined]
 templates.env.filters.update(
-    money=_money, number=_number, date=_date, datetime=_datetime, label=_label, tr=_translated
+    money=_money,
+    number=_number,
+    date=_date,
+    datetime=_datetime,
+    size=_size,
+    label=_label,
+    tr=_translated,
 )
 templates.env.globals.update(
     languages=LANGUAGES, language_names=LANGUAGE_NAMES, failure_text=failure_text
@@ -117,6 +142,7 @@ def render(
         user=user,
         csrf_token=user.csrf_token if user else context.get("csrf_token", ""),
         locale=request_language(request, user),
+        time_zone=user.time_zone if user else DEFAULT_TIME_ZONE,
         current_path=_current_path(request),
         language_urls={lang: _language_url(request, lang) for lang in LANGUAGES},
     )

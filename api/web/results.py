@@ -112,8 +112,8 @@ def invoice_page(
         if evidence is not None:
             services.page_renderer.warm_up_soon()
         return {
-            "invoice": invoice_view(read, duplicates),
-            "summary": invoice_summary(read, len(duplicates)),
+            "invoice": invoice_view(read, duplicates, user.master_data_set),
+            "summary": invoice_summary(read, len(duplicates), user.master_data_set),
             "evidence": evidence,
             "tax_ids": tax_id_views(read),
             "vat_confirmations": vat_confirmation_views(session, result),
@@ -192,7 +192,7 @@ def invoice_print_page(
         steps = invoice_corrections.corrections_of(session, [result.id]).get(result.id, [])
         data = invoice_corrections.corrected_data(result.data, steps)
         return {
-            "invoice": invoice_view(InvoiceResult.from_dict(data)),
+            "invoice": invoice_view(InvoiceResult.from_dict(data), (), user.master_data_set),
             "invoice_url": f"/app/invoices/{result.id}",
         }
 

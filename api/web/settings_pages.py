@@ -13,6 +13,7 @@ from api.web.auth import CsrfUser, CurrentUser, WebUser
 from api.web.master_data import LOCALES, MasterData, parse_master_data
 from api.web.paging import parse_id
 from api.web.render import not_found_page, render
+from api.web.time_zones import time_zone_names
 from storage.repositories import api_keys, companies
 
 router = APIRouter(include_in_schema=False)
@@ -33,6 +34,7 @@ def _settings_page(
         active="settings",
         data=data,
         locales=LOCALES,
+        time_zones=time_zone_names(),
         saved=saved,
         cache_seconds=PROFILE_CACHE_SECONDS,
     )
@@ -45,7 +47,12 @@ def settings_page(request: Request, user: CurrentUser, services: ServicesDep) ->
         company = companies.get_company(session, user.company_id)
         assert company is not None  # a signed-in user's company exists (foreign key)
         data = MasterData(
-            company.name, company.vat_ids, company.tax_number, company.ibans, company.locale
+            company.name,
+            company.vat_ids,
+            company.tax_number,
+            company.ibans,
+            company.locale,
+            company.time_zone,
         )
     saved = request.query_params.get("saved") == "1"
     return _settings_page(request, user, data, saved=saved)
@@ -62,8 +69,9 @@ def save_settings(
     tax_number: TextField = "",
     ibans: TextField = "",
     locale: Annotated[str, Form(max_length=8)] = "",
+    time_zone: Annotated[str, Form(max_length=64)] = "",
 ) -> Response:
-    data = parse_master_data(name, vat_ids, tax_number, ibans, locale)
+    data = parse_master_data(name, vat_ids, tax_number, ibans, locale, time_zone)
     if data.errors:
         return _settings_page(request, user, data, status_code=422)
     with services.db.session() as session:
@@ -75,6 +83,7 @@ def save_settings(
             tax_number=data.tax_number,
             ibans=data.ibans,
             locale=data.locale,
+            time_zone=data.time_zone,
         )
         assert saved is not None  # a signed-in user's company exists (foreign key)
         session.commit()

@@ -41,6 +41,13 @@ class Fact:
 class Summary:
     verdict: Verdict
     facts: tuple[Fact, ...]
+    # What a fact without a value says: an e-invoice's XML does not have it; a reader of
+    # a PDF's text did not recognise it (it may be printed); otherwise it was not read.
+    missing: str = N_("not read")
+
+
+NOT_ON_THE_INVOICE = N_("not on the invoice")
+NOT_RECOGNISED = N_("not recognised")
 
 
 # --- invoices --------------------------------------------------------------------------
@@ -85,13 +92,15 @@ def invoice_verdict(signs: InvoiceSigns) -> Verdict:
     return Verdict(OK, N_("Valid"))
 
 
-def invoice_signs(result: InvoiceResult) -> InvoiceSigns:
+def invoice_signs(result: InvoiceResult, master_data_set: bool = True) -> InvoiceSigns:
+    """An uncertain direction counts once the company's master data is set (before, every
+    invoice's would, and the inbox's notice asks for the master data instead)."""
     checks = result.checks
     return InvoiceSigns(
         valid=result.validation.valid if result.validation else None,
         totals=checks.totals.value if checks else None,
         needs_review=bool(checks and checks.needs_review),
-        uncertain=result.direction_uncertain,
+        uncertain=result.direction_uncertain and master_data_set,
         mismatch=result.direction_mismatch,
         hybrid_flagged=bool(result.hybrid_check and result.hybrid_check.mismatches),
     )
@@ -102,7 +111,9 @@ def counterparty_label(direction: str | None) -> str:
     return N_("Customer") if direction == DocumentType.CUSTOMER_INVOICE else N_("Supplier")
 
 
-def invoice_summary(result: InvoiceResult, duplicates: int = 0) -> Summary:
+def invoice_summary(
+    result: InvoiceResult, duplicates: int = 0, master_data_set: bool = True
+) -> Summary:
     invoice = result.invoice
     issued = result.direction is DocumentType.CUSTOMER_INVOICE
     other = invoice.buyer if issued else invoice.seller
@@ -119,7 +130,9 @@ def invoice_summary(result: InvoiceResult, duplicates: int = 0) -> Summary:
     ]
     if duplicates:
         facts.append(Fact(N_("Possible duplicates"), str(duplicates), "number"))
-    return Summary(invoice_verdict(invoice_signs(result)), tuple(facts))
+    verdict = invoice_verdict(invoice_signs(result, master_data_set))
+    missing = NOT_RECOGNISED if result.checks is not None else NOT_ON_THE_INVOICE
+    return Summary(verdict, tuple(facts), missing)
 
 
 # --- statements, payment files, documents ----------------------------------------------
@@ -229,7 +242,7 @@ class Glance:
     verdict: Verdict | None
 
 
-def glance(result_type: str, values: Mapping[str, Any]) -> Glance:
+def glance(result_type: str, values: Mapping[str, Any], master_data_set: bool = True) -> Glance:
     """From the values storage.repositories.result_glances picks out of a result."""
     if result_type == "invoice" and values.get("direction") is not None:
         issued = values.get("direction") == DocumentType.CUSTOMER_INVOICE
@@ -237,7 +250,7 @@ def glance(result_type: str, values: Mapping[str, Any]) -> Glance:
             valid=_flag(values.get("validation.valid")),
             totals=text(values.get("checks.totals")),
             needs_review=values.get("checks.needsReview") is True,
-            uncertain=values.get("directionUncertain") is True,
+            uncertain=values.get("directionUncertain") is True and master_data_set,
             mismatch=values.get("directionMismatch") is True,
             hybrid_flagged=bool(values.get("hybridCheck.mismatches")),
         )

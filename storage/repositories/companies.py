@@ -42,14 +42,17 @@ def update_profile(
     tax_number: str | None,
     ibans: list[str],
     locale: str,
+    time_zone: str | None = None,
 ) -> Company | None:
-    """Replaces the company's master data and locale; None when there is no such company.
-    The caller has checked the values (api/web/master_data.py)."""
+    """Replaces the company's master data and locale (and time zone, when given); None
+    when there is no such company. The caller has checked the values (api/web/master_data.py)."""
     company = get_company(session, company_id)
     if company is None:
         return None
     company.name, company.vat_ids, company.tax_number = name, list(vat_ids), tax_number
     company.ibans, company.locale = list(ibans), locale
+    if time_zone is not None:
+        company.time_zone = time_zone
     session.flush()
     return company
 

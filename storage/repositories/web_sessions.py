@@ -32,6 +32,9 @@ class SignedIn:
     csrf_token: str
     company_locale: str
     language: str | None  # the user's choice; None follows the company's locale
+    company_time_zone: str  # the zone the web application shows times in
+    # The company has a VAT id, tax number or IBAN: invoices' direction can be decided.
+    company_identified: bool
 
 
 def hash_token(token: str) -> str:
@@ -64,13 +67,29 @@ def find_signed_in(session: Session, token: str, now: datetime) -> SignedIn | No
             WebSession.csrf_token,
             Company.locale,
             User.language,
+            Company.time_zone,
+            Company.vat_ids,
+            Company.tax_number,
+            Company.ibans,
         )
         .join(User, User.id == WebSession.user_id)
         .join(Company, Company.id == User.company_id)
         .where(WebSession.token_hash == hash_token(token), WebSession.expires_at > now)
     )
     row = session.execute(statement).one_or_none()
-    return None if row is None else SignedIn(*row)
+    if row is None:
+        return None
+    return SignedIn(
+        session_id=row[0],
+        user_id=row[1],
+        company_id=row[2],
+        email=row[3],
+        csrf_token=row[4],
+        company_locale=row[5],
+        language=row[6],
+        company_time_zone=row[7],
+        company_identified=bool(row[8] or row[9] or row[10]),
+    )
 
 
 def end_session(session: Session, token: str) -> None:

@@ -81,7 +81,7 @@ def test_a_german_company_reads_german_and_can_switch_to_english(
     page.wait_for_url("**/app/uploads**")
     expect(page.get_by_role("heading", level=1)).to_have_text("Eingang")
     expect(page.get_by_role("link", name="Einstellungen")).to_be_visible()
-    expect(page.get_by_text("Zeiten werden in UTC angezeigt.")).to_be_visible()
+    expect(page.get_by_text("Uhrzeiten in der Zeitzone Europe/Berlin.")).to_be_visible()
     screenshot(page, "language-de-inbox")
 
     page.get_by_role("link", name="Rechnung").first.click()

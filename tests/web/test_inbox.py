@@ -144,11 +144,12 @@ def test_dates_follow_the_interface_language(
     web_client: TestClient, database: Database, account: Account
 ) -> None:
     seed_upload(database, account.company_id, created_at=datetime(2015, 1, 9, 8, 5, tzinfo=UTC))
-    assert "2015-01-09 08:05" in web_client.get("/app/uploads").text  # the user reads English
+    # The user reads English, in the company's time zone (Berlin: UTC+1 in January).
+    assert "2015-01-09 09:05" in web_client.get("/app/uploads").text
     with database.session() as session:
         users.set_language(session, account.user_id, "de")
         session.commit()
-    assert "09.01.2015 08:05" in web_client.get("/app/uploads").text
+    assert "09.01.2015 09:05" in web_client.get("/app/uploads").text
 
 
 def test_batch_list_derives_status_and_counts(

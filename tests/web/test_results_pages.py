@@ -9,6 +9,7 @@ from fastapi.testclient import TestClient
 from lxml import etree, html
 
 from api.deps import Services
+from api.web.formats import format_size
 from storage.db import Database
 from storage.repositories import companies
 from tests.web.results_helpers import (
@@ -252,7 +253,7 @@ def test_document_page_shows_what_was_read_of_another_document(
     assert facts["File name"] == name
     assert facts["File type"] == "PDF"
     assert facts["Pages"] == str(data["page_count"])
-    assert facts["Size"] == f"{len(content):,} bytes"
+    assert facts["Size"] == format_size(len(content), "en")  # e.g. 7.1 KB
 
 
 def test_a_payment_file_sent_as_an_invoice_is_a_document_with_its_payments(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from zoneinfo import ZoneInfo
 
 import pytest
 from fastapi.testclient import TestClient
@@ -36,7 +37,7 @@ def test_settings_page_shows_the_master_data(web_client: TestClient) -> None:
     page = web_client.get("/app/settings")
     assert page.status_code == 200
     assert 'value="Acme GmbH"' in page.text and "DE123456789" in page.text
-    assert "10 seconds" in page.text
+    assert "incoming or outgoing" in page.text and "Workers" not in page.text
     assert '<label for="vat_ids">VAT IDs</label>' in page.text
 
 
@@ -54,7 +55,7 @@ def test_saving_normalises_and_stores_the_master_data(
     assert company.ibans == ["DE89370400440532013000"]
     assert company.locale == "en"
     saved = web_client.get("/app/settings?saved=1").text
-    assert "Saved." in saved and "within 10 seconds" in saved
+    assert "Saved." in saved and "in at most 10 seconds" in saved
 
 
 def test_invalid_master_data_is_explained_and_nothing_is_saved(
@@ -256,10 +257,12 @@ def test_api_keys_show_when_each_was_created_and_last_used(
         assert len(rows) == 1
         return [" ".join(cell.text_content().split()) for cell in rows[0]]
 
-    created = key.created_at.strftime("%Y-%m-%d %H:%M")  # the user reads English
+    # The user reads English; times are in the company's zone, Europe/Berlin by default.
+    created = key.created_at.astimezone(ZoneInfo("Europe/Berlin")).strftime("%Y-%m-%d %H:%M")
     assert row_of_key()[2:4] == [created, "never"]
     assert web_client.get(MISSING_UPLOAD, headers=account.headers).status_code == 404
     with database.read_session() as session:
         used = api_keys.list_api_keys(session, account.company_id)[0].last_used_at
     assert used is not None
-    assert row_of_key()[2:4] == [created, used.strftime("%Y-%m-%d %H:%M")]
+    berlin = used.astimezone(ZoneInfo("Europe/Berlin"))
+    assert row_of_key()[2:4] == [created, berlin.strftime("%Y-%m-%d %H:%M")]
