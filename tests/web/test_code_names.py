@@ -8,6 +8,7 @@ from __future__ import annotations
 import uuid
 from datetime import date
 from decimal import Decimal
+from typing import cast
 
 import pytest
 from fastapi.testclient import TestClient
@@ -86,8 +87,17 @@ def _invoice_page(client: TestClient, database: Database, account: Account, lang
 
 
 def _line_cells(page: str) -> list[list[str]]:
-    rows = html.fromstring(page).xpath('//section[@aria-labelledby="lines"]//tbody/tr')
-    return [[" ".join(td.text_content().split()) for td in row.xpath("./td")] for row in rows]
+    rows = cast(
+        list[html.HtmlElement],
+        html.fromstring(page).xpath('//section[@aria-labelledby="lines"]//tbody/tr'),
+    )
+    return [
+        [
+            " ".join(td.text_content().split())
+            for td in cast(list[html.HtmlElement], row.xpath("./td"))
+        ]
+        for row in rows
+    ]
 
 
 @pytest.mark.parametrize(
