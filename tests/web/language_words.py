@@ -23,6 +23,7 @@ ALLOWED = {
     "upload", "uploads", "batch", "status", "details", "min", "max", "ok", "name", "de", "en",
     "acme", "gmbh", "rechnung", "utc", "export", "ust", "datev", "api", "webhooks", "imap",
     "information", "e-invoice", "e-rechnung", "logout", "bank", "account", "sepa",
+    "element", "formats",  # German too ("ein Element", "ihres Formats")
 }  # fmt: skip
 WORD = re.compile(r"[A-Za-zÄÖÜäöüß]+")
 HEX = re.compile(r"[0-9a-f]*[0-9][0-9a-f-]*")  # ids (a uuid's letters are no words)
@@ -55,11 +56,14 @@ def elements(node: html.HtmlElement, path: str) -> list[html.HtmlElement]:
     return cast(list[html.HtmlElement], node.xpath(path))
 
 
-def visible_text(page: str) -> str:
+def visible_text(page: str, language: str | None = None) -> str:
     """What a reader sees without opening a toggle: the main content, without code
-    and ids (hashes, uuids) and without the body of <details> (its <summary> stays)."""
+    and ids (hashes, uuids) and without the body of <details> (its <summary> stays).
+    Given the page's language, text marked as another (`lang="de"` on a German legal
+    citation of an English page) is left out too: it is meant to be foreign."""
     main = elements(html.fromstring(page), "//main")[0]
-    for hidden in elements(main, ".//details/*[not(self::summary)] | .//code"):
+    other = f' | .//*[@lang and @lang != "{language}"]' if language else ""
+    for hidden in elements(main, f".//details/*[not(self::summary)] | .//code{other}"):
         parent = hidden.getparent()
         assert parent is not None
         parent.remove(hidden)
@@ -67,5 +71,7 @@ def visible_text(page: str) -> str:
 
 
 def leaked(page: str, language: str, allowed: set[str] = ALLOWED) -> set[str]:
-    """The other language's words on the page, outside the allowed ones."""
-    return (words(visible_text(page)) & FOREIGN[language]) - allowed
+    """The other language's words on the page, outside the allowed ones (a single
+    letter is no word of either)."""
+    found = words(visible_text(page, language)) & FOREIGN[language]
+    return {word for word in found - allowed if len(word) > 1}
