@@ -26,7 +26,7 @@ ALLOWED = {
     "element", "formats",  # German too ("ein Element", "ihres Formats")
 }  # fmt: skip
 WORD = re.compile(r"[A-Za-zÄÖÜäöüß]+")
-HEX = re.compile(r"[0-9a-f]*[0-9][0-9a-f-]*")  # ids (a uuid's letters are no words)
+HEX = re.compile(r"\b[0-9a-f]*[0-9][0-9a-f-]*\b")  # ids (a uuid's letters are no words)
 PLACEHOLDER = re.compile(r"%\(\w+\)s")
 
 
@@ -67,7 +67,8 @@ def visible_text(page: str, language: str | None = None) -> str:
         parent = hidden.getparent()
         assert parent is not None
         parent.remove(hidden)
-    return HEX.sub(" ", str(main.text_content()))
+    # Text nodes apart: a label and its value ("Mandate", "20-7") are two words.
+    return HEX.sub(" ", " ".join(str(text) for text in main.itertext()))
 
 
 def leaked(page: str, language: str, allowed: set[str] = ALLOWED) -> set[str]:

@@ -5,12 +5,15 @@ in English: the inbox, the batches and a batch, every kind of result (an e-invoi
 findings, its print view, a bank statement, a payment file, another document, a
 completed and a rejected upload), the settings and their pages (DATEV, API keys, e-mail
 and IMAP, webhooks), the DATEV export and the error pages. The failed-upload page of
-every failure code is test_failure_pages.py's."""
+every failure code is test_failure_pages.py's. Data (file names, a document's own texts)
+is shown as sent: a page may show the words of its own document, a list the files'
+names."""
 
 from __future__ import annotations
 
 import io
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -51,57 +54,68 @@ def _document_words(name: str, content: bytes) -> set[str]:
     return words(f"{name} {text}")
 
 
-def _pages(
-    client: TestClient, services: Services, account: Account, data: set[str]
-) -> dict[str, str]:
-    """Every page, by path; each result read from a real document, whose words go to
-    `data`."""
+@dataclass(frozen=True)
+class Shown:
+    """A page and the data words it may show: its own document's words (a result page)
+    or the file names of the documents (lists)."""
 
-    def read(document: tuple[str, bytes], **fields: str) -> dict[str, Any]:
-        data.update(_document_words(*document))
+    path: str
+    data: frozenset[str] = frozenset()
+
+
+def _pages(client: TestClient, services: Services, account: Account) -> dict[str, Shown]:
+    """Every page; each result read from a real document."""
+    file_names = {"2025-03.zip", "file0.pdf", "file1.pdf", "file2.pdf"}  # seed_batch's
+
+    def read(document: tuple[str, bytes], **fields: str) -> tuple[dict[str, Any], frozenset[str]]:
         name, content = document
-        return send_and_read(client, account.headers, services, name, content, **fields)
+        file_names.add(name)
+        body = send_and_read(client, account.headers, services, name, content, **fields)
+        return body, frozenset(_document_words(name, content))
 
-    invoice = read(e_invoice_with_warnings())
-    rejected = read(invalid_e_invoice())
+    invoice, invoice_words = read(e_invoice_with_warnings())
+    rejected, rejected_words = read(invalid_e_invoice())
     assert rejected["status"] == "failed", rejected
+    statement, statement_words = read(bank_statement(), documentType="bank_statement")
+    payments, payments_words = read(payment_file())
+    other, other_words = read(plain_pdf())
     batch = seed_batch(
         services.db, account.company_id, ["completed", "failed", "queued"], file_name="2025-03.zip"
     )
+    names = frozenset(words(" ".join(file_names)))
     invoice_path = result_path(invoice)
     return {
-        "inbox": "/app/uploads",
-        "inbox filtered": "/app/uploads?status=failed&read=invoice",
-        "batches": "/app/batches",
-        "batch": f"/app/batches/{batch}",
-        "invoice": invoice_path,
-        "invoice print": f"{invoice_path}/print",
-        "completed upload": f"/app/uploads/{invoice['id']}",
-        "rejected e-invoice": f"/app/uploads/{rejected['id']}",
-        "bank statement": result_path(read(bank_statement(), documentType="bank_statement")),
-        "payment file": result_path(read(payment_file())),
-        "document": result_path(read(plain_pdf())),
-        **{path.removeprefix("/app/"): path for path in SETTINGS_PAGES},
-        "not found": f"/app/invoices/{uuid.uuid4()}",
-        "no such page": "/app/nothing-here",
+        "inbox": Shown("/app/uploads", names),
+        "inbox filtered": Shown("/app/uploads?status=failed&read=invoice", names),
+        "batches": Shown("/app/batches", names),
+        "batch": Shown(f"/app/batches/{batch}", names),
+        "invoice": Shown(invoice_path, invoice_words),
+        "invoice print": Shown(f"{invoice_path}/print", invoice_words),
+        "completed upload": Shown(f"/app/uploads/{invoice['id']}", invoice_words),
+        "rejected e-invoice": Shown(f"/app/uploads/{rejected['id']}", rejected_words),
+        "bank statement": Shown(result_path(statement), statement_words),
+        "payment file": Shown(result_path(payments), payments_words),
+        "document": Shown(result_path(other), other_words),
+        **{path.removeprefix("/app/"): Shown(path) for path in SETTINGS_PAGES},
+        "not found": Shown(f"/app/invoices/{uuid.uuid4()}"),
+        "no such page": Shown("/app/nothing-here"),
     }
 
 
 def test_every_page_speaks_only_its_language(
     web_client: TestClient, services: Services, account: Account
 ) -> None:
-    data: set[str] = set()
-    pages = _pages(web_client, services, account, data)
+    pages = _pages(web_client, services, account)
     leaks: dict[str, dict[str, list[str]]] = {}
     for language in ("de", "en"):
         with services.db.session() as session:
             users.set_language(session, account.user_id, language)
             session.commit()
-        for name, path in pages.items():
-            page = web_client.get(path)
-            assert page.status_code in (200, 404), (path, page.status_code)
-            assert f'<html lang="{language}"' in page.text, path
-            found = leaked(page.text, language, ALLOWED | data)
+        for name, shown in pages.items():
+            page = web_client.get(shown.path)
+            assert page.status_code in (200, 404), (shown.path, page.status_code)
+            assert f'<html lang="{language}"' in page.text, shown.path
+            found = leaked(page.text, language, ALLOWED | shown.data)
             if found:
                 leaks.setdefault(language, {})[name] = sorted(found)
     assert not leaks, "\n".join(
