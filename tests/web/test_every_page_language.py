@@ -12,12 +12,13 @@ names."""
 from __future__ import annotations
 
 import io
+import re
 import uuid
 from dataclasses import dataclass
 from typing import Any
 
 from fastapi.testclient import TestClient
-from lxml import etree
+from lxml import etree, html
 from pypdf import PdfReader
 
 from api.deps import Services
@@ -102,6 +103,15 @@ def _pages(client: TestClient, services: Services, account: Account) -> dict[str
     }
 
 
+def _assert_german_plurals(page: str) -> None:
+    """Issue 43: "2 Warnungen", not "2 Warnung" (ngettext with the catalogue's plural)."""
+    text = " ".join(" ".join(str(t) for t in html.fromstring(page).itertext()).split())
+    counts = re.findall(r"(\d+) (Warnungen|Warnung)\b", text)
+    assert counts, "the e-invoice with warnings shows no count of them"
+    for number, word in counts:
+        assert word == ("Warnung" if number == "1" else "Warnungen"), (number, word)
+
+
 def test_every_page_speaks_only_its_language(
     web_client: TestClient, services: Services, account: Account
 ) -> None:
@@ -116,6 +126,8 @@ def test_every_page_speaks_only_its_language(
             assert page.status_code in (200, 404), (shown.path, page.status_code)
             assert f'<html lang="{language}"' in page.text, shown.path
             found = leaked(page.text, language, ALLOWED | shown.data)
+            if name == "invoice" and language == "de":
+                _assert_german_plurals(page.text)
             if found:
                 leaks.setdefault(language, {})[name] = sorted(found)
     assert not leaks, "\n".join(
