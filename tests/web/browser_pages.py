@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 
 from storage.repositories import companies, users
 from tests.web.conftest import LiveServer
+from tests.web.language_words import document_words, words
 from tests.web.results_helpers import (
     bank_statement,
     e_invoice,
@@ -49,6 +50,9 @@ class Seeded:
     pages: dict[str, str]
     invoice_number: str
     invoice_gross: str
+    data: dict[str, frozenset[str]]
+    """Per page, the words of data it may show (language_words.document_words): a
+    result's own document, the lists' file names."""
 
 
 def _send(live: LiveServer, account: Account, document: tuple[str, bytes], **fields: str) -> str:
@@ -94,13 +98,14 @@ def seed_pages(live: LiveServer) -> Seeded:
             locale="de",
         )
         session.commit()
-    sent = {
-        "invoice": _send(live, account, e_invoice()),
-        "bank-statement": _send(live, account, bank_statement(), documentType="bank_statement"),
-        "payment-file": _send(live, account, payment_file()),
-        "document": _send(live, account, plain_pdf()),
-        "failed-upload": _send(live, account, invalid_e_invoice()),
+    documents = {
+        "invoice": (e_invoice(), {}),
+        "bank-statement": (bank_statement(), {"documentType": "bank_statement"}),
+        "payment-file": (payment_file(), {}),
+        "document": (plain_pdf(), {}),
+        "failed-upload": (invalid_e_invoice(), {}),
     }
+    sent = {name: _send(live, account, doc, **fields) for name, (doc, fields) in documents.items()}
     read_queued(live.services)
     states = {name: _state(live, account, upload_id) for name, upload_id in sent.items()}
     assert states["failed-upload"]["status"] == "failed", states["failed-upload"]
@@ -118,7 +123,10 @@ def seed_pages(live: LiveServer) -> Seeded:
     assert invoice.status_code == 200, invoice.text
     data = invoice.json()
     invoice_data = data["data"]["invoice"]
-    return Seeded(account, pages, invoice_data["number"], invoice_data["totals"]["gross"])
+    own = {name: document_words(*doc) for name, (doc, _) in documents.items()}
+    names = frozenset(words(" ".join(doc[0] for doc, _ in documents.values())))
+    allowed = {"inbox": names, "invoice-print": own["invoice"], **own}
+    return Seeded(account, pages, invoice_data["number"], invoice_data["totals"]["gross"], allowed)
 
 
 def set_language(live: LiveServer, account: Account, language: str) -> None:

@@ -7,10 +7,12 @@ test_every_page_language.py read pages with it."""
 
 from __future__ import annotations
 
+import io
 import re
 from typing import cast
 
-from lxml import html
+from lxml import etree, html
+from pypdf import PdfReader
 
 from scripts.update_translations import read_catalog
 
@@ -76,3 +78,13 @@ def leaked(page: str, language: str, allowed: set[str] = ALLOWED) -> set[str]:
     letter is no word of either)."""
     found = words(visible_text(page, language)) & FOREIGN[language]
     return {word for word in found - allowed if len(word) > 1}
+
+
+def document_words(name: str, content: bytes) -> frozenset[str]:
+    """The words of a document and its name: data, shown as the sender wrote them
+    (a bank's booking texts, an invoice's payment terms and notes)."""
+    if content.startswith(b"%PDF"):
+        text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(content)).pages)
+    else:
+        text = " ".join(str(part) for part in etree.fromstring(content).itertext())
+    return frozenset(words(f"{name} {text}"))

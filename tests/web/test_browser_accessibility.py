@@ -2,7 +2,8 @@
 phone (issue 43): the inbox, each kind of result, a rejected e-invoice, the settings and
 the print view. axe-core (npm registry, tests/web/axe/package.json, installed by `make
 test`) finds no serious or critical violation on any of them, no page is wider than the
-window, and the summary card states the invoice's facts in the page's format. One live
+window, no page shows a word of the other language (test_every_page_language.py's check,
+in the browser), and the summary card states the invoice's facts in the page's format. One live
 server and one browser for the module; the documents are sent and read once."""
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from tests.web.browser_pages import (
     signed_in_context,
 )
 from tests.web.conftest import LiveServer
+from tests.web.language_words import ALLOWED, leaked
 
 PAGES = (
     "inbox",
@@ -48,13 +50,14 @@ def seeded(live: LiveServer) -> Seeded:
     return seed_pages(live)
 
 
-Walk = dict[str, tuple[list[str], int]]
+Walk = dict[str, tuple[list[str], int, set[str]]]
 _WALKS: dict[tuple[str, str, int], Walk] = {}
 
 
 def _walk(browser: Browser, live: LiveServer, seeded: Seeded, language: str, width: int) -> Walk:
-    """Each page's serious and critical axe violations and its horizontal overflow; once
-    per server, language and width (two tests read the phone's)."""
+    """Each page's serious and critical axe violations, its horizontal overflow and the
+    other language's words on it; once per server, language and width (two tests read
+    the phone's)."""
     key = (live.url, language, width)
     if key not in _WALKS:
         _WALKS[key] = _walk_pages(browser, live, seeded, language, width)
@@ -72,7 +75,8 @@ def _walk_pages(
         for name in PAGES:
             page.goto(seeded.pages[name])
             expect(page.locator("html")).to_have_attribute("lang", language)
-            found[name] = (axe_violations(page), horizontal_overflow(page))
+            words = leaked(page.content(), language, ALLOWED | seeded.data.get(name, frozenset()))
+            found[name] = (axe_violations(page), horizontal_overflow(page), words)
     finally:
         context.close()
     return found
@@ -94,9 +98,11 @@ def test_every_page_is_accessible_and_fits_the_window(
     browser: Browser, live: LiveServer, seeded: Seeded, language: str, width: str
 ) -> None:
     found = _walk(browser, live, seeded, language, WIDTHS[width])
-    violations = {name: v for name, (v, _) in found.items() if v}
+    violations = {name: v for name, (v, _, _) in found.items() if v}
     assert not violations, "\n".join(f"{name}: {v}" for name, v in violations.items())
-    wider = {name: px for name, (_, px) in found.items() if px > 0}
+    foreign = {name: sorted(w) for name, (_, _, w) in found.items() if w}
+    assert not foreign, f"words of the other language: {foreign}"
+    wider = {name: px for name, (_, px, _) in found.items() if px > 0}
     assert not wider, f"pages wider than {WIDTHS[width]} px (by px): {wider}"
 
 
@@ -105,7 +111,7 @@ def test_no_page_has_a_serious_accessibility_violation_on_a_phone(
     browser: Browser, live: LiveServer, seeded: Seeded, language: str
 ) -> None:
     found = _walk(browser, live, seeded, language, WIDTHS["phone"])
-    violations = {name: v for name, (v, _) in found.items() if v}
+    violations = {name: v for name, (v, _, _) in found.items() if v}
     assert not violations, "\n".join(f"{name}: {v}" for name, v in violations.items())
 
 

@@ -11,19 +11,17 @@ names."""
 
 from __future__ import annotations
 
-import io
 import re
 import uuid
 from dataclasses import dataclass
 from typing import Any
 
 from fastapi.testclient import TestClient
-from lxml import etree, html
-from pypdf import PdfReader
+from lxml import html
 
 from api.deps import Services
 from storage.repositories import users
-from tests.web.language_words import ALLOWED, leaked, words
+from tests.web.language_words import ALLOWED, document_words, leaked, words
 from tests.web.results_helpers import (
     bank_statement,
     e_invoice_with_warnings,
@@ -45,16 +43,6 @@ SETTINGS_PAGES = (
 )
 
 
-def _document_words(name: str, content: bytes) -> set[str]:
-    """The words of a document and its name: data, shown as the sender wrote them
-    (a bank's booking texts, an invoice's payment terms and notes)."""
-    if content.startswith(b"%PDF"):
-        text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(content)).pages)
-    else:
-        text = " ".join(str(part) for part in etree.fromstring(content).itertext())
-    return words(f"{name} {text}")
-
-
 @dataclass(frozen=True)
 class Shown:
     """A page and the data words it may show: its own document's words (a result page)
@@ -72,7 +60,7 @@ def _pages(client: TestClient, services: Services, account: Account) -> dict[str
         name, content = document
         file_names.add(name)
         body = send_and_read(client, account.headers, services, name, content, **fields)
-        return body, frozenset(_document_words(name, content))
+        return body, document_words(name, content)
 
     invoice, invoice_words = read(e_invoice_with_warnings())
     rejected, rejected_words = read(invalid_e_invoice())
