@@ -4,7 +4,8 @@ language's words outside the allow-list (tests/web/language_words.py), in German
 in English: the inbox, the batches and a batch, every kind of result (an e-invoice with
 findings, its print view, a bank statement, a payment file, another document, a
 completed and a rejected upload), the settings and their pages (DATEV, API keys, e-mail
-and IMAP, webhooks), the DATEV export and the error pages. The failed-upload page of
+and IMAP, webhooks), the DATEV export, the error pages (404s, a refused form's 403) and
+the login page. The failed-upload page of
 every failure code is test_failure_pages.py's. Data (file names, a document's own texts)
 is shown as sent: a page may show the words of its own document, a list the files'
 names."""
@@ -118,6 +119,17 @@ def test_every_page_speaks_only_its_language(
                 _assert_german_plurals(page.text)
             if found:
                 leaks.setdefault(language, {})[name] = sorted(found)
+        refused = web_client.post("/app/settings", data={"csrf_token": "forged"})
+        assert refused.status_code == 403
+        if found := leaked(refused.text, language):
+            leaks.setdefault(language, {})["403 page"] = sorted(found)
+
+    web_client.cookies.clear()  # signed out: the login page, in the language asked for
+    for language in ("de", "en"):
+        login = web_client.get(f"/app/login?lang={language}")
+        assert login.status_code == 200 and f'<html lang="{language}"' in login.text
+        if found := leaked(login.text, language):
+            leaks.setdefault(language, {})["login"] = sorted(found)
     assert not leaks, "\n".join(
         f"{lang} {name}: {words}" for lang, d in leaks.items() for name, words in d.items()
     )
