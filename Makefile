@@ -35,8 +35,11 @@ run: install
 # time waiting for the processes it starts. TEST_WORKERS=0 runs it in one process.
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
 PYTEST_PARALLEL = $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist worksteal)
+# axe-core (npm registry, pinned in tests/web/axe/package.json) is the accessibility
+# checker the browser tests inject (scripts/install-axe.sh; npm from Debian if missing).
 test: install
 	bash scripts/install-system-packages.sh $(TEST_PACKAGES)
+	bash scripts/install-axe.sh
 	bash scripts/ensure-postgres.sh
 	$(BIN)/pytest $(PYTEST_PARALLEL)
 

@@ -15,6 +15,12 @@ FIELD_LABELS = {
     HybridField.AMOUNT_DUE: N_("Amount due"),
     HybridField.IBAN: N_("IBAN"),
 }
+# How a field's stored text is shown: an ISO date or a decimal, in the page's format.
+FIELD_KINDS = {
+    HybridField.ISSUE_DATE: "date",
+    HybridField.GROSS_TOTAL: "amount",
+    HybridField.AMOUNT_DUE: "amount",
+}
 AGREEMENT_LABELS = {
     Agreement.AGREES: N_("same"),
     Agreement.DISAGREES: N_("differs"),
@@ -29,6 +35,7 @@ class HybridFieldView:
     agreement_label: str
     xml_value: str
     text_value: str | None
+    kind: str = "text"  # "date", "amount" or "text" (FIELD_KINDS)
 
 
 @dataclass(frozen=True)
@@ -52,6 +59,7 @@ def hybrid_view(check: HybridCheck | None) -> HybridView | None:
             agreement_label=AGREEMENT_LABELS[compared.agreement],
             xml_value=compared.xml_value,
             text_value=compared.text_value,
+            kind=FIELD_KINDS.get(compared.field, "text"),
         )
         for compared in check.fields
     )

@@ -24,10 +24,11 @@ from api.web.formats import (
 )
 from api.web.i18n import LANGUAGE_NAMES, LANGUAGES, N_, Message, negotiate, supported, translate
 from api.web.i18n import translations as catalog
-from api.web.labels import VALUE_LABELS
+from api.web.labels import VALUE_LABELS, VAT_CATEGORY_LABELS
 from api.web.processor_texts import failure_text
 from api.web.security_headers import security_headers
 from api.web.time_zones import DEFAULT_TIME_ZONE, zone
+from api.web.unit_names import unit_name
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 LANGUAGE_PARAM = "lang"  # ?lang=en on pages shown before signing in
@@ -106,6 +107,22 @@ def _label(context: Context, value: object) -> str:
     return translate(_locale(context), known) if known else key.replace("_", " ").capitalize()
 
 
+@pass_context
+def _unit(context: Context, code: str | None, quantity: object = None) -> str:
+    """`{{ line.unit_code | unit(line.quantity) }}`: "Stunden" / "hours" (unit_names.py)."""
+    return unit_name(code, quantity, _locale(context))
+
+
+@pass_context
+def _vat_category(context: Context, code: str | None) -> str:
+    """`{{ code | vat_category }}`: `S` as "Regelsteuersatz" / "Standard rate"; an unknown
+    code as it is."""
+    if not code:
+        return ""
+    known = VAT_CATEGORY_LABELS.get(code.strip().upper())
+    return translate(_locale(context), known) if known else code
+
+
 # Added by the i18n extension, unknown to the type stubs.
 templates.env.install_gettext_callables(_gettext, _ngettext, newstyle=True)  # type: ignore[attr-defined]
 templates.env.filters.update(
@@ -116,6 +133,8 @@ templates.env.filters.update(
     size=_size,
     label=_label,
     tr=_translated,
+    unit=_unit,
+    vat_category=_vat_category,
 )
 templates.env.globals.update(
     languages=LANGUAGES, language_names=LANGUAGE_NAMES, failure_text=failure_text

@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -80,7 +81,14 @@ class LiveServer:
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    directory = tmp_path_factory.mktemp("live")
+    with live_server(tmp_path_factory.mktemp("live")) as server:
+        yield server
+
+
+@contextmanager
+def live_server(directory: Path) -> Iterator[LiveServer]:
+    """The real app in uvicorn on a SQLite database in `directory` (also what
+    scripts/webapp_screenshots.py serves its pictures from)."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     settings = Settings(

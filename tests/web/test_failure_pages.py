@@ -4,7 +4,6 @@ behind a toggle); a failed upload can be downloaded and deleted."""
 
 from __future__ import annotations
 
-import re
 import uuid
 from typing import cast
 
@@ -25,63 +24,19 @@ from api.web.processor_texts import (
 from flows.unpack import DMARC_FAILED
 from processors.archive import ArchiveProblem
 from processors.base import FailureCode
-from scripts.update_translations import read_catalog
 from storage.db import Database
 from storage.models import Batch, Upload
 from storage.repositories import users
+from tests.web.language_words import (
+    ALLOWED,
+    ENGLISH_WORDS,
+    GERMAN_WORDS,
+    PROCESSOR_MESSAGE,
+    elements,
+    visible_text,
+    words,
+)
 from tests.web.support import Account, csrf_in, seed_batch, seed_upload
-
-# The processor's English, as stored with a failed upload: it must not reach the page
-# outside the toggle.
-PROCESSOR_MESSAGE = "Processor refused this document because something went wrong entirely."
-# Words both languages use, or names the page shows as they are.
-ALLOWED = {
-    "pdf", "xml", "zip", "iban", "bic", "sha", "id", "e", "english", "deutsch", "docintake",
-    "upload", "uploads", "batch", "status", "details", "min", "max", "ok", "name", "de", "en",
-    "acme", "gmbh", "rechnung", "utc", "export", "ust", "datev", "api", "webhooks", "imap",
-    "information", "e-invoice", "e-rechnung", "logout", "bank", "account", "sepa",
-}  # fmt: skip
-WORD = re.compile(r"[A-Za-zÄÖÜäöüß]+")
-HEX = re.compile(r"[0-9a-f]*[0-9][0-9a-f-]*")  # ids (a uuid's letters are no words)
-PLACEHOLDER = re.compile(r"%\(\w+\)s")
-
-
-def _words(text: str) -> set[str]:
-    return {word.lower() for word in WORD.findall(text)}
-
-
-def _vocabularies() -> tuple[set[str], set[str]]:
-    """English words: those of the catalogue's msgids no German text uses (and the
-    processor's message); German words: those of its translations no msgid uses."""
-    english: set[str] = set()
-    german: set[str] = set()
-    for message in read_catalog():
-        if not message.id:
-            continue
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        english |= _words(" ".join(PLACEHOLDER.sub(" ", str(i)) for i in ids))
-        german |= _words(" ".join(PLACEHOLDER.sub(" ", str(s)) for s in strings if s))
-    both = english & german
-    return (english - both) | _words(PROCESSOR_MESSAGE), german - both
-
-
-ENGLISH_WORDS, GERMAN_WORDS = _vocabularies()
-
-
-def _visible_text(page: str) -> str:
-    """What a reader sees without opening a toggle: the main content, without code
-    and ids (hashes, uuids) and without the body of <details> (its <summary> stays)."""
-    main = _elements(html.fromstring(page), "//main")[0]
-    for hidden in _elements(main, ".//details/*[not(self::summary)] | .//code"):
-        parent = hidden.getparent()
-        assert parent is not None
-        parent.remove(hidden)
-    return HEX.sub(" ", str(main.text_content()))
-
-
-def _elements(node: html.HtmlElement, path: str) -> list[html.HtmlElement]:
-    return cast(list[html.HtmlElement], node.xpath(path))
 
 
 def _set_language(database: Database, account: Account, language: str) -> None:
@@ -119,11 +74,11 @@ def test_the_failed_upload_page_speaks_only_the_pages_language(
         error_message=PROCESSOR_MESSAGE,
     )
     page = web_client.get(f"/app/uploads/{upload_id}").text
-    shown = _visible_text(page)
-    leaked = (_words(shown) & foreign) - ALLOWED
+    shown = visible_text(page)
+    leaked = (words(shown) & foreign) - ALLOWED
     assert not leaked, f"{code} in {language}: {sorted(leaked)}"
     heading = " ".join(
-        _elements(html.fromstring(page), '//h2[@id="error"]')[0].text_content().split()
+        elements(html.fromstring(page), '//h2[@id="error"]')[0].text_content().split()
     )
     assert code.value not in heading
     assert translate(language, FAILURE_TEXTS[code].title) in heading
@@ -132,7 +87,7 @@ def test_the_failed_upload_page_speaks_only_the_pages_language(
     assert PROCESSOR_MESSAGE in page and f"<code>{code.value}</code>" in page
 
     inbox = web_client.get("/app/uploads").text
-    inbox_text = _visible_text(inbox)
+    inbox_text = visible_text(inbox)
     assert PROCESSOR_MESSAGE not in inbox
     assert translate(language, FAILURE_TEXTS[code].title) in inbox_text
 
@@ -213,7 +168,7 @@ def test_a_failed_upload_can_be_deleted_with_the_forms_token(
 ) -> None:
     upload_id = _failed_upload_with_file(services, account, b"%PDF-1.7\n%%EOF\n")
     page = web_client.get(f"/app/uploads/{upload_id}").text
-    form = _elements(html.fromstring(page), f'//form[@action="/app/uploads/{upload_id}/delete"]')
+    form = elements(html.fromstring(page), f'//form[@action="/app/uploads/{upload_id}/delete"]')
     assert form and form[0].get("method") == "post"
     url = f"/app/uploads/{upload_id}/delete"
 
@@ -228,7 +183,7 @@ def test_a_failed_upload_can_be_deleted_with_the_forms_token(
         # The bytes stay until the retention period ends (storage/retention.py).
         assert upload.object_key is not None
     after = web_client.get(f"/app/uploads/{upload_id}").text
-    assert not _elements(html.fromstring(after), '//form[contains(@action, "/delete")]')
+    assert not elements(html.fromstring(after), '//form[contains(@action, "/delete")]')
 
     again = web_client.post(url, data={"csrf_token": csrf_in(page)}, follow_redirects=False)
     assert again.status_code == 409  # only failed uploads
@@ -253,9 +208,9 @@ def test_a_failed_batch_says_why_in_german(
         batch.error_code, batch.error_message = code, PROCESSOR_MESSAGE
         session.commit()
     page = web_client.get(f"/app/batches/{batch_id}").text
-    leaked = (_words(_visible_text(page)) & ENGLISH_WORDS) - ALLOWED
+    leaked = (words(visible_text(page)) & ENGLISH_WORDS) - ALLOWED
     assert not leaked, f"{code}: {sorted(leaked)}"
-    assert translate("de", BATCH_FAILURE_TEXTS[code].next_step) in _visible_text(page)
+    assert translate("de", BATCH_FAILURE_TEXTS[code].next_step) in visible_text(page)
 
 
 def test_the_batch_failure_codes_are_those_the_worker_sets() -> None:

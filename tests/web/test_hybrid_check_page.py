@@ -25,6 +25,7 @@ from processors.results.invoice import EInvoiceValidation, InvoiceResult
 from processors.results.source import Source
 from storage.db import Database
 from storage.models import Result, Upload
+from storage.repositories import users
 from tests.web.support import Account, section_of, seed_upload
 
 INVOICE = Invoice(
@@ -70,8 +71,27 @@ def test_a_mismatch_is_shown_with_both_values(
     assert "disagree: Gross amount, Amount due" in section
     row = re.search(r"<th scope=\"row\">Gross amount</th>(.*?)</tr>", section, re.DOTALL)
     assert row is not None
-    assert "1234.56" in row.group(1) and "1243.56" in row.group(1) and "differs" in row.group(1)
+    cells = row.group(1)
+    assert "1,234.56 EUR" in cells and "1,243.56 EUR" in cells and "differs" in cells
     assert "not printed" in section  # the IBAN
+    assert "2025-03-12" in section  # the English page's date format
+
+
+def test_the_german_page_shows_german_dates_and_amounts(
+    web_client: TestClient, database: Database, account: Account
+) -> None:
+    """Issue 43: no ISO dates or English decimals in the table of a German page."""
+    with database.session() as session:
+        users.set_language(session, account.user_id, "de")
+        session.commit()
+    text = "Rechnungsnummer: RE-2025-0042\nRechnungsdatum: 12.03.2025\nGesamtbetrag: 1.243,56 €"
+    section = section_of(_hybrid_page(web_client, database, account, text), "hybrid")
+
+    row = re.search(r"<th scope=\"row\">Bruttobetrag</th>(.*?)</tr>", section, re.DOTALL)
+    assert row is not None
+    assert "1.234,56 EUR" in row.group(1) and "1.243,56 EUR" in row.group(1)
+    assert "12.03.2025" in section
+    assert "2025-03-12" not in section and "1234.56" not in section
 
 
 def test_an_agreeing_hybrid_says_so(
