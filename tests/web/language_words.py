@@ -59,13 +59,15 @@ def elements(node: html.HtmlElement, path: str) -> list[html.HtmlElement]:
 
 
 def visible_text(page: str, language: str | None = None) -> str:
-    """What a reader sees without opening a toggle: the main content, without code
-    and ids (hashes, uuids) and without the body of <details> (its <summary> stays).
+    """What a reader sees without opening a toggle: the main content, without code,
+    ids (hashes, uuids), names marked translate="no" (time zones) and the body of
+    <details> (its <summary> stays).
     Given the page's language, text marked as another (`lang="de"` on a German legal
     citation of an English page) is left out too: it is meant to be foreign."""
     main = elements(html.fromstring(page), "//main")[0]
     other = f' | .//*[@lang and @lang != "{language}"]' if language else ""
-    for hidden in elements(main, f".//details/*[not(self::summary)] | .//code{other}"):
+    hidden_paths = ".//details/*[not(self::summary)] | .//code | .//*[@translate='no']"
+    for hidden in elements(main, hidden_paths + other):
         parent = hidden.getparent()
         assert parent is not None
         parent.remove(hidden)

@@ -82,17 +82,7 @@ def _walk_pages(
     return found
 
 
-# At 390 px the inbox's and the result pages' tables still widen the page: the layout
-# below 600 px (cards, label-value pairs) is helper h43look's part of issue 43. Strict:
-# once it lands this test passes and the marker must go.
-PHONE_LAYOUT = pytest.mark.xfail(
-    strict=True, reason="the 390 px layout (issue 43, Layout) has not landed on this branch"
-)
-
-
-@pytest.mark.parametrize(
-    "width", [pytest.param("desktop"), pytest.param("phone", marks=PHONE_LAYOUT)]
-)
+@pytest.mark.parametrize("width", ["desktop", "phone"])
 @pytest.mark.parametrize("language", ["de", "en"])
 def test_every_page_is_accessible_and_fits_the_window(
     browser: Browser, live: LiveServer, seeded: Seeded, language: str, width: str
