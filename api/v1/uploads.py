@@ -182,6 +182,12 @@ def _store_and_claim_upload(
 async def create_upload(
     request: Request, services: ServicesDep, company_id: CompanyIdDep
 ) -> Response:
+    return await upload_answer(request, services, company_id)
+
+
+async def upload_answer(request: Request, services: Services, company_id: uuid.UUID) -> Response:
+    """A single upload of an authenticated company: the route's answer, and that of the
+    path in front of FastAPI (api/v1/upload_path.py)."""
     key = f"uploads/{uuid.uuid4()}"
     received, fields = await _receive(request, services, key, services.settings.max_file_bytes)
     try:
