@@ -37,6 +37,7 @@ from storage.idempotency import (
     IntakeRequest,
     StoredFile,
     claim_batch,
+    claim_new_upload,
     claim_upload,
     object_in_use,
 )
@@ -156,9 +157,12 @@ def _store_and_claim_upload(
     the file (if it is still in hand), claim it in one transaction, drop the new object
     if a repeat does not need it, and count the queue for Retry-After."""
     file = received.stored_file()
-    with services.db.session() as session:
-        claim = claim_upload(session, fields.request(company_id, file))
-        session.commit()
+    request = fields.request(company_id, file)
+    claim = claim_new_upload(services.db, request)
+    if claim is None:  # a repeat, or a file that starts failed
+        with services.db.session() as session:
+            claim = claim_upload(session, request)
+            session.commit()
     if file.object_key and not claim.uses_new_object:
         services.store.delete(file.object_key)
     body = upload_out(claim.record, services.settings.public_base_url)

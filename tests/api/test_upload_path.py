@@ -221,7 +221,7 @@ def test_an_unexpected_error_is_a_500_problem_without_a_trace_and_keeps_nothing(
     def explode(*_: Any) -> None:
         raise RuntimeError("secret internal detail")
 
-    monkeypatch.setattr(uploads, "claim_upload", explode)
+    monkeypatch.setattr(uploads, "claim_new_upload", explode)
     response = post_upload(client, tenant.headers, pdf_bytes("boom"))
 
     body = assert_problem(response, 500, "internal_error")
