@@ -15,6 +15,7 @@ from api.request_limits import RequestLimits
 from api.v1 import exports, results, uploads, webhooks
 from api.v1.polling import PollingPath
 from api.v1.schemas import Problem
+from api.v1.upload_path import UploadPath
 from api.web import install_web
 from storage.db import Database, make_engine
 from storage.objectstore import build_object_store
@@ -53,6 +54,7 @@ def create_app(services: Services) -> FastAPI:
     app.include_router(health.router)
     install_web(app)
     app.add_middleware(PollingPath, services=services)  # polls skip the rest
+    app.add_middleware(UploadPath, services=services)  # so does a single upload's POST
     _declare_documentation_routes(app)
     # Outermost: every request is counted and its body capped.
     app.add_middleware(RequestLimits, routes=app.routes, settings=services.settings)

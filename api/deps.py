@@ -123,8 +123,8 @@ def note_use(services: Services, key: api_keys.ActiveKey) -> None:
 
 def current_key(request: Request, services: ServicesDep) -> api_keys.ActiveKey:
     token = bearer_token(request)
-    with services.db.standalone_reads() as session:
-        key = admit(services, api_keys.find_active_key(session, token))
+    with services.db.standalone_connection() as connection:
+        key = admit(services, api_keys.find_active_key(connection, token))
     note_use(services, key)
     return key
 

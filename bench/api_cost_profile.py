@@ -18,6 +18,7 @@ from typing import Any
 # (label, the end of the file's path, function): inclusive CPU, threads apart. A
 # coroutine's "calls" are its resumptions; its inclusive time is that of its steps.
 PARTS = [
+    ("the upload path in front of FastAPI (loop)", "api/v1/upload_path.py", "answer_upload"),
     ("API key check (thread)", "api/deps.py", "current_key"),
     ("claim: transaction (thread, before)", "api/v1/uploads.py", "_claim_and_present_upload"),
     ("store + claim (thread, after)", "api/v1/uploads.py", "_store_and_claim_upload"),

@@ -16,6 +16,7 @@ from bench import (
     einvoice_bench,
     export,
     intake,
+    mail_throughput,
     ocr_cpu,
     pdf_bench,
     pipeline,
@@ -40,6 +41,8 @@ BENCHMARKS: dict[str, Callable[[], dict[str, Any]]] = {
     "prefect_bound": prefect_bound.run,
     # Issue 38, target 4: the API's CPU and instructions for one single upload's POST.
     "api_cost": api_cost.run,
+    # Issue 41: the SMTP intake's messages/s next to the same documents as ZIP batches.
+    "mail_throughput": mail_throughput.run,
     "webapp": webapp.run,
     "result_pages": result_pages.run,
     "export": export.run,

@@ -24,7 +24,7 @@ def _wait_http(url: str, timeout: float, process: subprocess.Popen[bytes]) -> No
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"{process.args} exited with {process.returncode}")
+            raise RuntimeError(f"{process.args!r} exited with {process.returncode}")
         try:
             if httpx.get(url, timeout=2).status_code == 200:
                 return
@@ -215,9 +215,14 @@ class Stack:
 
     def company(self, name: str) -> tuple[str, str]:
         """A new company's API key and intake address."""
+        created = self.company_record(name)
+        return created["apiKey"], created["intakeAddress"]
+
+    def company_record(self, name: str) -> dict[str, str]:
+        """A new company: `companyId`, `apiKey` and `intakeAddress`."""
         out = self._run("company", "create", "--name", name, "--json")
         created = json.loads(out.strip().splitlines()[-1])
-        return str(created["apiKey"]), str(created["intakeAddress"])
+        return {key: str(value) for key, value in created.items()}
 
     def stop(self) -> None:
         # Whole process groups; flow runs are in sessions of their own (the Prefect

@@ -68,14 +68,17 @@ class Database:
         self.read_sessions = sessionmaker(
             bind=engine.execution_options(**{READ_ONLY: True}), expire_on_commit=False
         )
+        self._standalone_bind = (
+            engine.execution_options(**{READ_ONLY: True})
+            if self.is_sqlite
+            else engine.execution_options(isolation_level="AUTOCOMMIT")
+        )
         self.standalone_read_sessions = (
             self.read_sessions
             if self.is_sqlite
-            else sessionmaker(
-                bind=engine.execution_options(isolation_level="AUTOCOMMIT"),
-                expire_on_commit=False,
-            )
+            else sessionmaker(bind=self._standalone_bind, expire_on_commit=False)
         )
+        self._bound: Connection | None = None
 
     @classmethod
     def bound_to(cls, connection: Connection) -> Database:
@@ -88,6 +91,7 @@ class Database:
         )
         database.read_sessions = database.sessions
         database.standalone_read_sessions = database.sessions
+        database._bound = connection
         return database
 
     @property
@@ -124,6 +128,29 @@ class Database:
             yield session
         finally:
             session.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """A Core transaction without an ORM session, committed when the block ends,
+        rolled back on an error (for the single upload's claim: a session's bookkeeping
+        cost about 150 us of its 400, SQLite)."""
+        if self._bound is not None:
+            with self._bound.begin_nested():
+                yield self._bound
+            return
+        with self.engine.begin() as connection:
+            yield connection
+
+    @contextmanager
+    def standalone_connection(self) -> Iterator[Connection]:
+        """`standalone_reads` without an ORM session, for one Core statement that every
+        request runs (the API key): a session's own bookkeeping cost more than the
+        statement (about 35 of 95 us on SQLite)."""
+        if self._bound is not None:
+            yield self._bound
+            return
+        with self._standalone_bind.connect() as connection:
+            yield connection
 
     def ping(self) -> None:
         try:

@@ -22,13 +22,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from processors.base import DocumentType, FailureCode, ResultType
+from storage.db import Database
 from storage.errors import ExternalIdConflict
 from storage.models import Batch, Upload
 from storage.repositories import batches as batch_repo
 from storage.repositories import retention as retention_repo
 from storage.repositories import uploads as upload_repo
-from storage.repositories.intake import NewUpload, insert_queued
-from storage.repositories.news import announce_work
+from storage.repositories.intake import NewUpload, insert_queued, insert_queued_rows
+from storage.repositories.news import announce_committed, announce_work
 from storage.repositories.results import LiveResult
 from storage.repositories.upload_views import UploadView, view_of
 from storage.states import INTAKE_FAILURE_CODES, UnpackState, UploadStatus
@@ -142,11 +143,11 @@ def _claim_refused(session: Session, request: IntakeRequest) -> Claim[UploadView
     return Claim(record=UploadView.of(upload, None), replayed=False, uses_new_object=True)
 
 
-def _claim_new(session: Session, request: IntakeRequest) -> Claim[UploadView] | None:
-    """The new upload, or None when an idempotency key is already taken."""
+def _new_queued(request: IntakeRequest) -> NewUpload | None:
+    """The row of a new queued upload; None for a file that starts `failed`."""
     if request.file.too_large or request.file.object_key is None:
-        return _claim_refused(session, request)
-    new = NewUpload(
+        return None
+    return NewUpload(
         company_id=request.company_id,
         file_name=request.file_name,
         document_type=request.document_type,
@@ -155,9 +156,31 @@ def _claim_new(session: Session, request: IntakeRequest) -> Claim[UploadView] | 
         size_bytes=request.file.size_bytes,
         object_key=request.file.object_key,
     )
+
+
+def _claim_new(session: Session, request: IntakeRequest) -> Claim[UploadView] | None:
+    """The new upload, or None when an idempotency key is already taken."""
+    new = _new_queued(request)
+    if new is None:
+        return _claim_refused(session, request)
     view = insert_queued(session, new)  # announces it too
     if view is None:
         return None
+    return Claim(record=view, replayed=False, uses_new_object=True)
+
+
+def claim_new_upload(db: Database, request: IntakeRequest) -> Claim[UploadView] | None:
+    """Nearly every single upload: a new queued one, in a Core transaction of its own
+    (no ORM session), announced once committed. None for anything else (a file that
+    starts `failed`, a repeat): `claim_upload` answers those, in a session."""
+    new = _new_queued(request)
+    if new is None:
+        return None
+    with db.transaction() as connection:
+        view = insert_queued_rows(connection, new)
+    if view is None:
+        return None
+    announce_committed(db.engine, SINGLE)
     return Claim(record=view, replayed=False, uses_new_object=True)
 
 

@@ -37,6 +37,7 @@ from storage.idempotency import (
     IntakeRequest,
     StoredFile,
     claim_batch,
+    claim_new_upload,
     claim_upload,
     object_in_use,
 )
@@ -156,9 +157,12 @@ def _store_and_claim_upload(
     the file (if it is still in hand), claim it in one transaction, drop the new object
     if a repeat does not need it, and count the queue for Retry-After."""
     file = received.stored_file()
-    with services.db.session() as session:
-        claim = claim_upload(session, fields.request(company_id, file))
-        session.commit()
+    request = fields.request(company_id, file)
+    claim = claim_new_upload(services.db, request)
+    if claim is None:  # a repeat, or a file that starts failed
+        with services.db.session() as session:
+            claim = claim_upload(session, request)
+            session.commit()
     if file.object_key and not claim.uses_new_object:
         services.store.delete(file.object_key)
     body = upload_out(claim.record, services.settings.public_base_url)
@@ -182,6 +186,12 @@ def _store_and_claim_upload(
 async def create_upload(
     request: Request, services: ServicesDep, company_id: CompanyIdDep
 ) -> Response:
+    return await upload_answer(request, services, company_id)
+
+
+async def upload_answer(request: Request, services: Services, company_id: uuid.UUID) -> Response:
+    """A single upload of an authenticated company: the route's answer, and that of the
+    path in front of FastAPI (api/v1/upload_path.py)."""
     key = f"uploads/{uuid.uuid4()}"
     received, fields = await _receive(request, services, key, services.settings.max_file_bytes)
     try:

@@ -9,7 +9,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import Connection, bindparam, select, update
 from sqlalchemy.orm import Session
 
 from storage.models import ApiKey, utcnow
@@ -59,7 +59,7 @@ _ACTIVE_KEY = select(_keys.c.id, _keys.c.company_id, _keys.c.last_used_at).where
 )
 
 
-def find_active_key(session: Session, plaintext: str) -> ActiveKey | None:
+def find_active_key(session: Session | Connection, plaintext: str) -> ActiveKey | None:
     row = session.execute(_ACTIVE_KEY, {"key_hash": hash_key(plaintext)}).one_or_none()
     return ActiveKey(*row) if row is not None else None
 

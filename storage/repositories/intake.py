@@ -14,7 +14,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from sqlalchemy import bindparam, insert, text
+from sqlalchemy import Connection, bindparam, insert, text
 from sqlalchemy.orm import Session
 
 from storage import work_news
@@ -81,8 +81,18 @@ def insert_queued(session: Session, new: NewUpload) -> UploadView | None:
     """Insert the upload as `queued` with its history row, and announce it (news of a
     single upload, sent if the transaction commits); None when an idempotency key is
     already taken (nothing was written or announced)."""
-    check_transition(None, UploadStatus.QUEUED)
     connection = session.connection()
+    view = insert_queued_rows(connection, new)
+    if view is not None and connection.dialect.name != "postgresql":
+        announce_work(session, work_news.SINGLE)
+    return view
+
+
+def insert_queued_rows(connection: Connection, new: NewUpload) -> UploadView | None:
+    """`insert_queued` in the connection's transaction, without an ORM session. On
+    Postgres the news goes with the rows (delivered at commit); on SQLite the caller
+    sends it once the transaction has committed (`announce_committed`)."""
+    check_transition(None, UploadStatus.QUEUED)
     on_postgres = connection.dialect.name == "postgresql"
     upload_id, now = uuid.uuid4(), utcnow()
     inserted = connection.execute(
@@ -109,7 +119,6 @@ def insert_queued(session: Session, new: NewUpload) -> UploadView | None:
     if not on_postgres:
         history = {"upload_id": upload_id, "to_status": UploadStatus.QUEUED.value, "at": now}
         connection.execute(_FIRST_HISTORY, {"from_status": None, **history})
-        announce_work(session, work_news.SINGLE)
     return UploadView(
         id=upload_id,
         batch_id=None,

@@ -7,10 +7,11 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from storage.db import Database
+from storage.idempotency import IntakeRequest, StoredFile, claim_new_upload, claim_upload
 from storage.models import StatusChange, Upload
 from storage.repositories import uploads as upload_repo
 from storage.repositories.intake import NewUpload, insert_queued
@@ -96,3 +97,41 @@ def test_a_taken_idempotency_key_inserts_nothing(database: Database, tenant: Ten
     assert same_content is None and same_key is None
     assert stored == {first.id, with_key.id}
     assert written >= stored
+
+
+def _request(tenant: Tenant, sha256: str, too_large: bool = False) -> IntakeRequest:
+    key = None if too_large else f"uploads/{uuid.uuid4()}"
+    return IntakeRequest(
+        company_id=tenant.company_id,
+        file_name="invoice.pdf",
+        document_type="auto",
+        external_id=None,
+        file=StoredFile(object_key=key, sha256=sha256, size_bytes=1234, too_large=too_large),
+    )
+
+
+def test_a_new_upload_claimed_without_a_session_is_the_row_a_session_claims(
+    database: Database, tenant: Tenant
+) -> None:
+    claimed = claim_new_upload(database, _request(tenant, SHA))
+    with database.session() as session:
+        by_session = claim_upload(session, _request(tenant, "cd" * 32))
+        session.commit()
+        upload, history = _rows(session, claimed.record.id if claimed else uuid.uuid4())
+        other_upload, other_history = _rows(session, by_session.record.id)
+
+    assert claimed is not None and (claimed.replayed, claimed.uses_new_object) == (False, True)
+    assert claimed.record.status == "queued"
+    assert _comparable(upload) == _comparable(other_upload)
+    assert _comparable(history) == _comparable(other_history)
+
+
+def test_a_repeat_or_a_file_over_the_limit_is_left_to_the_session(
+    database: Database, tenant: Tenant
+) -> None:
+    assert claim_new_upload(database, _request(tenant, SHA)) is not None
+
+    assert claim_new_upload(database, _request(tenant, SHA)) is None
+    assert claim_new_upload(database, _request(tenant, "ef" * 32, too_large=True)) is None
+    with database.session() as session:
+        assert session.scalar(select(func.count()).select_from(Upload)) == 1

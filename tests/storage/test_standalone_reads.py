@@ -69,3 +69,32 @@ def _read_while_writing(engine: Engine) -> None:
         with database.standalone_reads() as reader:
             assert reader.execute(text("SELECT count(*) FROM uploads")).scalar_one() == 0
         writer.rollback()
+
+
+def test_a_standalone_connection_leaves_no_transaction_open(postgres: Database) -> None:
+    with postgres.standalone_connection() as connection:
+        assert connection.execute(text("SELECT 1")).scalar_one() == 1
+        driver = cast(psycopg.Connection[Any], connection.connection.driver_connection)
+        assert driver.info.transaction_status is TransactionStatus.IDLE
+    with postgres.session() as session:
+        session.execute(text("SELECT 1"))
+        assert _transaction_status(session) is TransactionStatus.INTRANS
+
+
+def test_on_sqlite_a_standalone_connection_does_not_wait_for_a_writer(tmp_path: Path) -> None:
+    with migrated_sqlite(tmp_path) as engine:
+        database = Database(engine)
+        with database.session() as writer:
+            writer.execute(text("CREATE TABLE t (x INTEGER)"))  # holds the write lock
+            with database.standalone_connection() as reader:
+                assert reader.execute(text("SELECT count(*) FROM uploads")).scalar_one() == 0
+            writer.rollback()
+
+
+def test_a_database_bound_to_a_connection_reads_through_it(postgres: Database) -> None:
+    with postgres.engine.connect() as outer:
+        outer.execute(text("CREATE TEMPORARY TABLE seen_only_here (x INTEGER)"))
+        with Database.bound_to(outer).standalone_connection() as connection:
+            assert connection is outer
+            assert connection.execute(text("SELECT count(*) FROM seen_only_here")).scalar_one() == 0
+        outer.rollback()
