@@ -16,6 +16,8 @@ VALUE_AT = 92.0
 VALUE_WIDTH = 32.0
 QUANTITY_AT = 60.0
 DATED_NAME_AT = 22.0
+SIDE = (18.0, 18.0, 30.0)
+"""In a side box: the quantity's x, the value's x and width."""
 
 
 def product_lines(
@@ -48,7 +50,11 @@ def beside(left: list[list[Cell]], right: list[list[Cell]], x: float) -> list[li
 def asset_lines(
     overview: Overview, statement: Statement, money: Callable[[Decimal], str]
 ) -> list[list[Cell]]:
-    """The assets' title and one line per asset: name, quantity, value."""
+    """The assets' title and one line per asset: name, quantity, value (closer together
+    in a side box)."""
+    quantity_at, value_at, value_width = (
+        SIDE if overview.side else (QUANTITY_AT, VALUE_AT, VALUE_WIDTH)
+    )
     if not overview.assets and not overview.cash_asset:
         return []
     lines: list[list[Cell]] = [[(0, overview.assets_title, True, 0)]]
@@ -59,19 +65,18 @@ def asset_lines(
             [*header, (QUANTITY_AT, quantity, True, 0), (VALUE_AT, value, True, VALUE_WIDTH)]
         )
     if overview.cash_asset:
-        lines.append([(0, overview.cash_asset, False, 0), *_value(money(statement.closing))])
+        value = money(statement.closing)
+        lines.append([(0, overview.cash_asset, False, 0), (value_at, value, False, value_width)])
     for holding in overview.assets:
         cells: list[Cell] = [(0, holding.name, False, 0)]
         if holding.when:
             cells = [(0, holding.when, False, 0), (DATED_NAME_AT, holding.name, False, 0)]
         if holding.quantity:
-            cells.append((QUANTITY_AT, holding.quantity, False, 0))
-        lines.append([*cells, *_value(holding.value)])
+            cells.append((quantity_at, holding.quantity, False, 0))
+        if holding.value:
+            cells.append((value_at, holding.value, False, value_width))
+        lines.append(cells)
     return lines
-
-
-def _value(text: str) -> list[Cell]:
-    return [(VALUE_AT, text, False, VALUE_WIDTH)] if text else []
 
 
 def _row(overview: Overview, name: str, values: tuple[str, ...], bold: bool = False) -> list[Cell]:
