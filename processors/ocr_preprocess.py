@@ -6,6 +6,9 @@ The page (already turned straight by `processors/deskew.py`) is read again
 - cut to the paper when it lies on a darker ground (a photo on a table: the longest run of
   columns, then rows, that are mostly brighter than Otsu's threshold between ground and
   paper), its contrast stretched (`ImageOps.autocontrast`);
+- faded print (`faint`: less than `FAINT` grey levels between the darkest pixels and the
+  paper) normalised (`normalised`: each pixel's depth below its local paper, stretched
+  so ink is black and paper white, as CLAHE does) and read, and thresholded from there;
 - with an adaptive threshold: a pixel is ink when it is darker than the mean of its
   neighbourhood (`WINDOW` pixels) by `OFFSET` grey levels, so faded print on light paper
   and the table around it are told apart locally;
@@ -46,6 +49,49 @@ def score(page: OcrPage) -> int:
     return recognised - (len(page.words) - recognised)
 
 
+BACKGROUND = 5
+"""Pixels (at a quarter of the size) around each one whose brightest is its paper."""
+INK_SHARE = 2.0
+"""Per cent of the pixels, the deepest below their paper, that become black..."""
+PAPER_SHARE = 50.0
+"""...and per cent, the least deep, that become white (paper, grain and shadows)."""
+GRAIN = 5
+"""Pixels of the median filter before normalising: 3 left specks that Tesseract read as
+punctuation inside dates (`15.02,.2025`); 7 read no better and lost the faintest print."""
+FAINT = 80
+"""Grey levels between print and paper below which print is faded."""
+
+
+def normalised(image: Image.Image) -> Image.Image:
+    """Faded print on uneven paper (thermal fading, a phone's shadow) made black on
+    white: the paper's brightness around each pixel (the brightest near it, at a quarter
+    of the size, smoothed) less the pixel is its ink depth; the depths are stretched so
+    that the deepest `INK_SHARE` per cent are black and the paper white. A local contrast
+    normalisation, as CLAHE does, after a median filter (`GRAIN`) takes out the grain
+    and the specks a JPEG leaves, which would be read as commas and dots."""
+    clean = image.filter(ImageFilter.MedianFilter(GRAIN))
+    small = clean.reduce(_REDUCE).filter(ImageFilter.MaxFilter(BACKGROUND))
+    background = small.filter(ImageFilter.BoxBlur(2)).resize(image.size, Image.Resampling.BILINEAR)
+    depth = ImageChops.subtract(background, clean)
+    return ImageOps.invert(ImageOps.autocontrast(depth, cutoff=(PAPER_SHARE, INK_SHARE)))
+
+
+def faint(image: Image.Image) -> bool:
+    """Faded print: the darkest `INK_SHARE` per cent of the pixels lie less than
+    `FAINT` grey levels below the paper (the median)."""
+    histogram = image.histogram()
+    total = sum(histogram)
+    seen, ink, paper_level = 0, None, 255
+    for level, count in enumerate(histogram):
+        seen += count
+        if ink is None and seen * 100 >= INK_SHARE * total:
+            ink = level
+        if seen * 2 >= total:
+            paper_level = level
+            break
+    return ink is not None and paper_level - ink < FAINT
+
+
 def adaptive_threshold(image: Image.Image) -> Image.Image:
     """Ink where a pixel is `OFFSET` darker than its neighbourhood's mean, else white."""
     mean = image.filter(ImageFilter.BoxBlur(WINDOW // 2))
@@ -58,6 +104,8 @@ PAPER_COLUMNS = 0.2
 PAPER_ROWS = 0.5
 MAX_PAPER_SHARE = 0.85
 """A paper region this large is the whole page: nothing to cut."""
+MIN_PAPER = 0.2
+"""...and one narrower or shorter than this share of the page is no paper."""
 _REDUCE = 4
 
 
@@ -79,6 +127,8 @@ def paper(image: Image.Image) -> tuple[Image.Image, tuple[int, int]] | None:
     box = (columns[0], rows[0], columns[1], rows[1])
     if (box[2] - box[0]) * (box[3] - box[1]) > MAX_PAPER_SHARE * small.width * small.height:
         return None
+    if box[2] - box[0] < MIN_PAPER * small.width or box[3] - box[1] < MIN_PAPER * small.height:
+        return None  # a sliver: the white corners a scanner app leaves around grey paper
     left, top, right, bottom = (value * _REDUCE for value in box)
     cut = image.crop((left, top, right, bottom))
     return ImageOps.autocontrast(cut, cutoff=1), (left, top)
@@ -167,6 +217,9 @@ def readings(
         found.append((step, _placed(read(target, mode), 1, offset)))
     if target.width * target.height > MAX_EXTRA_PIXELS:
         return found  # a whole noisy page thresholded or upscaled takes Tesseract minutes
+    if faint(image.crop((*offset, offset[0] + target.width, offset[1] + target.height))):
+        target = normalised(target)
+        found.append(("normalised", _placed(read(target, mode), 1, offset)))
     found.append(("threshold", _placed(read(adaptive_threshold(target), mode), 1, offset)))
     if small_text(max(found, key=lambda pair: score(pair[1]))[1]):
         size = (target.width * UPSCALE, target.height * UPSCALE)
