@@ -24,7 +24,7 @@ import dataclasses
 import statistics
 from collections.abc import Callable
 
-from PIL import Image, ImageChops, ImageFilter, ImageOps
+from PIL import Image, ImageChops, ImageFilter, ImageOps, ImageStat
 
 from processors.ocr import PAGE_SEGMENTATION, OcrPage, OcrWord
 from processors.ocr_gate import legible as passes
@@ -49,8 +49,14 @@ def score(page: OcrPage) -> int:
     return recognised - (len(page.words) - recognised)
 
 
-BACKGROUND = 5
-"""Pixels (at a quarter of the size) around each one whose brightest is its paper."""
+BACKGROUND = 9
+"""Pixels (at a quarter of the size) around each one whose bright end is its paper..."""
+PAPER_RANK = 60
+"""...the 60th of 81, so ink (a minority) and a white border beside the paper (a few)
+do not count: the brightest pixel took the scanner's white corners for the paper."""
+PAPER_CEILING = 90
+"""The paper is never brighter than this percentile of the page: white corners beside
+grey paper made black bars along its edges, and Tesseract dropped the text next to them."""
 INK_SHARE = 2.0
 """Per cent of the pixels, the deepest below their paper, that become black..."""
 PAPER_SHARE = 50.0
@@ -70,10 +76,23 @@ def normalised(image: Image.Image) -> Image.Image:
     normalisation, as CLAHE does, after a median filter (`GRAIN`) takes out the grain
     and the specks a JPEG leaves, which would be read as commas and dots."""
     clean = image.filter(ImageFilter.MedianFilter(GRAIN))
-    small = clean.reduce(_REDUCE).filter(ImageFilter.MaxFilter(BACKGROUND))
+    small = clean.reduce(_REDUCE).filter(ImageFilter.RankFilter(BACKGROUND, PAPER_RANK))
     background = small.filter(ImageFilter.BoxBlur(2)).resize(image.size, Image.Resampling.BILINEAR)
+    ceiling = _percentile(clean, PAPER_CEILING)
+    background = background.point(lambda value: min(value, ceiling))
     depth = ImageChops.subtract(background, clean)
     return ImageOps.invert(ImageOps.autocontrast(depth, cutoff=(PAPER_SHARE, INK_SHARE)))
+
+
+def _percentile(image: Image.Image, share: float) -> int:
+    """The grey level below which `share` per cent of the pixels lie."""
+    histogram = image.histogram()
+    wanted, seen = share * sum(histogram) / 100, 0
+    for level, count in enumerate(histogram):
+        seen += count
+        if seen >= wanted:
+            return level
+    return 255
 
 
 def faint(image: Image.Image) -> bool:
@@ -106,6 +125,7 @@ MAX_PAPER_SHARE = 0.85
 """A paper region this large is the whole page: nothing to cut."""
 MIN_PAPER = 0.2
 """...and one narrower or shorter than this share of the page is no paper."""
+GROUND_CONTRAST = 30
 _REDUCE = 4
 
 
@@ -129,9 +149,25 @@ def paper(image: Image.Image) -> tuple[Image.Image, tuple[int, int]] | None:
         return None
     if box[2] - box[0] < MIN_PAPER * small.width or box[3] - box[1] < MIN_PAPER * small.height:
         return None  # a sliver: the white corners a scanner app leaves around grey paper
+    if not _darker_around(small, box):
+        return None
     left, top, right, bottom = (value * _REDUCE for value in box)
     cut = image.crop((left, top, right, bottom))
     return ImageOps.autocontrast(cut, cutoff=1), (left, top)
+
+
+def _darker_around(small: Image.Image, box: tuple[int, int, int, int]) -> bool:
+    """The ground around the paper is darker by `GROUND_CONTRAST` grey levels: on a
+    faded receipt's own page, grey paper all over, Otsu split the grain and the white
+    corners, and the cut dropped the receipt's bottom (its total)."""
+    inside = ImageStat.Stat(small.crop(box))
+    whole = ImageStat.Stat(small)
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    rest = small.width * small.height - area
+    if rest <= 0:
+        return False
+    around = (whole.sum[0] - inside.sum[0]) / rest
+    return around <= inside.mean[0] - GROUND_CONTRAST
 
 
 def _otsu(histogram: list[int]) -> int:
@@ -180,13 +216,17 @@ def improve(
     first: OcrPage,
     read: Callable[[Image.Image, int], OcrPage],
     min_words: int,
+    wanted: Callable[[str], bool] | None = None,
 ) -> OcrPage:
     """The best of `first` and the readings of the preprocessed page (a reading with
-    fewer than `min_words` words never replaces one with text); word boxes in the page
-    image's pixels."""
+    fewer than `min_words` words never replaces one with text; one whose text shows
+    what the reader needs, `wanted`, beats those that do not: a faded receipt read with
+    more words but its date's digits misread); word boxes in the page image's pixels."""
     found = [page for _, page in readings(image, first, read)]
-    worded = [page for page in found if len(page.words) >= min_words]
-    return max(worded or [first], key=score)
+    worded = [page for page in found if len(page.words) >= min_words] or [first]
+    if wanted is not None:
+        worded = [page for page in worded if wanted(f"{page.plain}\n{page.layout}")] or worded
+    return max(worded, key=score)
 
 
 def another_look(image: Image.Image, page: OcrPage, min_words: int) -> bool:
