@@ -14,6 +14,7 @@ from PIL import Image, ImageChops, ImageDraw
 from processors.base import DocumentType, FailureCode, ProcessingError
 from processors.deskew import _sharpness, deskew
 from processors.ocr_preprocess import faint, normalised, paper
+from processors.ocr_vat_label import repair_vat_label
 from processors.pipeline import read_document
 from tests.processors.conftest import context
 from tests.processors.receipt_docs import bewirtung, faded_captures, kassenbon, photograph
@@ -87,3 +88,19 @@ def test_the_white_corners_around_grey_paper_are_no_paper() -> None:
     than the paper: they were cut out as 'the paper' (36 pixels wide) and read."""
     page = _bars(185, 205).rotate(0.8, fillcolor=240)
     assert paper(page) is None
+
+
+@pytest.mark.parametrize(
+    ("read", "meant"),
+    [
+        ("Must 19%                    8,08", "MwSt 19%                    8,08"),
+        ("MuSt 7,0%     1,23", "MwSt 7,0%     1,23"),
+        ("Must. 19 %", "MwSt. 19 %"),
+        ("You must 19 % more", "You must 19 % more"),
+        ("Must be paid by 19 March", "Must be paid by 19 March"),
+    ],
+)
+def test_the_vat_label_misread_before_a_rate_is_put_right(read: str, meant: str) -> None:
+    """Small faded print: Tesseract's German model reads `MwSt` as `Must`, and the
+    receipt then shows no VAT."""
+    assert repair_vat_label(read) == meant
