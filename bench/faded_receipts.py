@@ -1,5 +1,5 @@
 """Faded receipts (issue 40, class 4): at each fade level of
-tests/processors/receipt_docs.py (`FADE_LEVELS`), scanned on its own page and
+testkit/receipt_docs.py (`FADE_LEVELS`), scanned on its own page and
 photographed on a table, whether the service finds the date and the total (sent as
 `auto`: an invoice with the printed gross and date) or what it says instead; and what
 each preprocessing step of processors/ocr_preprocess.py reads on its own: the score
@@ -29,7 +29,7 @@ from processors.ocr_preprocess import readings, score
 from processors.pdf_invoices.classify import total_and_date
 from processors.pdf_text import _read, _render, _reread
 from processors.pipeline import read_document
-from tests.processors.receipt_docs import (
+from testkit.receipt_docs import (
     DEVELOPMENT,
     FADE_LEVELS,
     Receipt,

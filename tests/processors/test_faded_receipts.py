@@ -16,8 +16,8 @@ from processors.deskew import _sharpness, deskew
 from processors.ocr_preprocess import faint, normalised, paper
 from processors.ocr_vat_label import repair_vat_label
 from processors.pipeline import read_document
+from testkit.receipt_docs import bewirtung, faded_captures, kassenbon, photograph
 from tests.processors.conftest import context
-from tests.processors.receipt_docs import bewirtung, faded_captures, kassenbon, photograph
 from tests.processors.test_ocr import needs_tesseract
 
 
