@@ -31,6 +31,7 @@ from processors.common_words import ENGLISH_WORDS, GERMAN_WORDS, NEIGHBOUR_WORDS
 from processors.ocr_bic import repair_bics
 from processors.ocr_iban import repair_ibans
 from processors.ocr_legal_forms import repair_legal_forms
+from processors.ocr_vat_label import repair_vat_label
 from processors.text_quality import fold, token_verdict
 
 DEFAULT_COMMAND = "tesseract"
@@ -233,12 +234,12 @@ def _folded(words: tuple[OcrWord, ...]) -> list[str]:
 def repaired(text: str) -> str:
     """The text with what OCR misreads in known shapes put right: IBANs by their checksum
     (`processors/ocr_iban.py`), labelled BICs by their shape (`ocr_bic.py`), company
-    legal forms (`ocr_legal_forms.py`)."""
+    legal forms (`ocr_legal_forms.py`), the VAT label before a rate (`ocr_vat_label.py`)."""
     return "\n".join(_repaired_line(line) for line in text.split("\n"))
 
 
 def _repaired_line(line: str) -> str:
-    return repair_legal_forms(repair_bics(repair_ibans(line)))
+    return repair_vat_label(repair_legal_forms(repair_bics(repair_ibans(line))))
 
 
 def mean_confidence(words: tuple[OcrWord, ...] | list[OcrWord]) -> float:

@@ -6,6 +6,9 @@ The page (already turned straight by `processors/deskew.py`) is read again
 - cut to the paper when it lies on a darker ground (a photo on a table: the longest run of
   columns, then rows, that are mostly brighter than Otsu's threshold between ground and
   paper), its contrast stretched (`ImageOps.autocontrast`);
+- faded print (`faint`: less than `FAINT` grey levels between the darkest pixels and the
+  paper) normalised (`normalised`: each pixel's depth below its local paper, stretched
+  so ink is black and paper white, as CLAHE does) and read, and thresholded from there;
 - with an adaptive threshold: a pixel is ink when it is darker than the mean of its
   neighbourhood (`WINDOW` pixels) by `OFFSET` grey levels, so faded print on light paper
   and the table around it are told apart locally;
@@ -21,7 +24,7 @@ import dataclasses
 import statistics
 from collections.abc import Callable
 
-from PIL import Image, ImageChops, ImageFilter, ImageOps
+from PIL import Image, ImageChops, ImageFilter, ImageOps, ImageStat
 
 from processors.ocr import PAGE_SEGMENTATION, OcrPage, OcrWord
 from processors.ocr_gate import legible as passes
@@ -46,6 +49,68 @@ def score(page: OcrPage) -> int:
     return recognised - (len(page.words) - recognised)
 
 
+BACKGROUND = 9
+"""Pixels (at a quarter of the size) around each one whose bright end is its paper..."""
+PAPER_RANK = 60
+"""...the 60th of 81, so ink (a minority) and a white border beside the paper (a few)
+do not count: the brightest pixel took the scanner's white corners for the paper."""
+PAPER_CEILING = 90
+"""The paper is never brighter than this percentile of the page: white corners beside
+grey paper made black bars along its edges, and Tesseract dropped the text next to them."""
+INK_SHARE = 2.0
+"""Per cent of the pixels, the deepest below their paper, that become black..."""
+PAPER_SHARE = 50.0
+"""...and per cent, the least deep, that become white (paper, grain and shadows)."""
+GRAIN = 5
+"""Pixels of the median filter before normalising: 3 left specks that Tesseract read as
+punctuation inside dates (`15.02,.2025`); 7 read no better and lost the faintest print."""
+FAINT = 80
+"""Grey levels between print and paper below which print is faded."""
+
+
+def normalised(image: Image.Image) -> Image.Image:
+    """Faded print on uneven paper (thermal fading, a phone's shadow) made black on
+    white: the paper's brightness around each pixel (the brightest near it, at a quarter
+    of the size, smoothed) less the pixel is its ink depth; the depths are stretched so
+    that the deepest `INK_SHARE` per cent are black and the paper white. A local contrast
+    normalisation, as CLAHE does, after a median filter (`GRAIN`) takes out the grain
+    and the specks a JPEG leaves, which would be read as commas and dots."""
+    clean = image.filter(ImageFilter.MedianFilter(GRAIN))
+    small = clean.reduce(_REDUCE).filter(ImageFilter.RankFilter(BACKGROUND, PAPER_RANK))
+    background = small.filter(ImageFilter.BoxBlur(2)).resize(image.size, Image.Resampling.BILINEAR)
+    ceiling = _percentile(clean, PAPER_CEILING)
+    background = background.point(lambda value: min(value, ceiling))
+    depth = ImageChops.subtract(background, clean)
+    return ImageOps.invert(ImageOps.autocontrast(depth, cutoff=(PAPER_SHARE, INK_SHARE)))
+
+
+def _percentile(image: Image.Image, share: float) -> int:
+    """The grey level below which `share` per cent of the pixels lie."""
+    histogram = image.histogram()
+    wanted, seen = share * sum(histogram) / 100, 0
+    for level, count in enumerate(histogram):
+        seen += count
+        if seen >= wanted:
+            return level
+    return 255
+
+
+def faint(image: Image.Image) -> bool:
+    """Faded print: the darkest `INK_SHARE` per cent of the pixels lie less than
+    `FAINT` grey levels below the paper (the median)."""
+    histogram = image.histogram()
+    total = sum(histogram)
+    seen, ink, paper_level = 0, None, 255
+    for level, count in enumerate(histogram):
+        seen += count
+        if ink is None and seen * 100 >= INK_SHARE * total:
+            ink = level
+        if seen * 2 >= total:
+            paper_level = level
+            break
+    return ink is not None and paper_level - ink < FAINT
+
+
 def adaptive_threshold(image: Image.Image) -> Image.Image:
     """Ink where a pixel is `OFFSET` darker than its neighbourhood's mean, else white."""
     mean = image.filter(ImageFilter.BoxBlur(WINDOW // 2))
@@ -58,6 +123,9 @@ PAPER_COLUMNS = 0.2
 PAPER_ROWS = 0.5
 MAX_PAPER_SHARE = 0.85
 """A paper region this large is the whole page: nothing to cut."""
+MIN_PAPER = 0.2
+"""...and one narrower or shorter than this share of the page is no paper."""
+GROUND_CONTRAST = 30
 _REDUCE = 4
 
 
@@ -79,9 +147,27 @@ def paper(image: Image.Image) -> tuple[Image.Image, tuple[int, int]] | None:
     box = (columns[0], rows[0], columns[1], rows[1])
     if (box[2] - box[0]) * (box[3] - box[1]) > MAX_PAPER_SHARE * small.width * small.height:
         return None
+    if box[2] - box[0] < MIN_PAPER * small.width or box[3] - box[1] < MIN_PAPER * small.height:
+        return None  # a sliver: the white corners a scanner app leaves around grey paper
+    if not _darker_around(small, box):
+        return None
     left, top, right, bottom = (value * _REDUCE for value in box)
     cut = image.crop((left, top, right, bottom))
     return ImageOps.autocontrast(cut, cutoff=1), (left, top)
+
+
+def _darker_around(small: Image.Image, box: tuple[int, int, int, int]) -> bool:
+    """The ground around the paper is darker by `GROUND_CONTRAST` grey levels: on a
+    faded receipt's own page, grey paper all over, Otsu split the grain and the white
+    corners, and the cut dropped the receipt's bottom (its total)."""
+    inside = ImageStat.Stat(small.crop(box))
+    whole = ImageStat.Stat(small)
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    rest = small.width * small.height - area
+    if rest <= 0:
+        return False
+    around = (whole.sum[0] - inside.sum[0]) / rest
+    return around <= inside.mean[0] - GROUND_CONTRAST
 
 
 def _otsu(histogram: list[int]) -> int:
@@ -130,13 +216,17 @@ def improve(
     first: OcrPage,
     read: Callable[[Image.Image, int], OcrPage],
     min_words: int,
+    wanted: Callable[[str], bool] | None = None,
 ) -> OcrPage:
     """The best of `first` and the readings of the preprocessed page (a reading with
-    fewer than `min_words` words never replaces one with text); word boxes in the page
-    image's pixels."""
+    fewer than `min_words` words never replaces one with text; one whose text shows
+    what the reader needs, `wanted`, beats those that do not: a faded receipt read with
+    more words but its date's digits misread); word boxes in the page image's pixels."""
     found = [page for _, page in readings(image, first, read)]
-    worded = [page for page in found if len(page.words) >= min_words]
-    return max(worded or [first], key=score)
+    worded = [page for page in found if len(page.words) >= min_words] or [first]
+    if wanted is not None:
+        worded = [page for page in worded if wanted(f"{page.plain}\n{page.layout}")] or worded
+    return max(worded, key=score)
 
 
 def another_look(image: Image.Image, page: OcrPage, min_words: int) -> bool:
@@ -167,6 +257,9 @@ def readings(
         found.append((step, _placed(read(target, mode), 1, offset)))
     if target.width * target.height > MAX_EXTRA_PIXELS:
         return found  # a whole noisy page thresholded or upscaled takes Tesseract minutes
+    if faint(image.crop((*offset, offset[0] + target.width, offset[1] + target.height))):
+        target = normalised(target)
+        found.append(("normalised", _placed(read(target, mode), 1, offset)))
     found.append(("threshold", _placed(read(adaptive_threshold(target), mode), 1, offset)))
     if small_text(max(found, key=lambda pair: score(pair[1]))[1]):
         size = (target.width * UPSCALE, target.height * UPSCALE)

@@ -242,7 +242,9 @@ def _with_ocr(
             continue
         page = None
         if image is not None:
-            page, languages = _recognise(image, 72 * scale, settings.command, languages)
+            page, languages = _recognise(
+                image, 72 * scale, settings.command, languages, settings.keep_below_gate
+            )
             read += 1
         if image is None or page is None or len(page.words) < MIN_OCR_WORDS:
             # a drawing, a photo or a blank scan, or images PDFium cannot decode
@@ -283,7 +285,11 @@ def _render(page: pdfium.PdfPage) -> tuple[Image.Image | None, float]:
 
 
 def _recognise(
-    image: Image.Image, dpi: float, command: str, decided: tuple[str, ...]
+    image: Image.Image,
+    dpi: float,
+    command: str,
+    decided: tuple[str, ...],
+    wanted: Callable[[str], bool] | None = None,
 ) -> tuple[OcrPage, tuple[str, ...]]:
     """The page's reading and the models it decided for the document's next pages.
 
@@ -293,14 +299,15 @@ def _recognise(
     undecided. A middling reading is read again after the median filter, and the better
     one kept (docs/ocr.md). A page read badly is read again as a photo or a till roll,
     and a better reading kept as it is; otherwise ink left unread is looked at again,
-    and bullets read as letters are put right (processors/ocr_marks.py)."""
+    and bullets read as letters are put right (processors/ocr_marks.py). Of the second
+    readings, one whose text is `wanted` (what the reader needs) is preferred."""
     image = deskew(image)
     page, languages = _read(image, command, decided)
     if another_look(image, page, MIN_OCR_WORDS):
         # a photo or a till roll read again (processors/ocr_preprocess.py); a better
         # reading of a cut-out or single column is kept as it is, without a second look
         read_again = partial(_reread, command=command, languages=languages)
-        better = improve(image, page, read_again, MIN_OCR_WORDS)
+        better = improve(image, page, read_again, MIN_OCR_WORDS, wanted)
         if better is not page:
             return better, languages
     words = page.words

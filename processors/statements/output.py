@@ -83,12 +83,13 @@ def _transaction(
 
 def counterparty(first_line: str, purpose: list[str], recurring: set[str]) -> str | None:
     """The first line without its booking type ("Lastschrift Stadtwerke"); the next line
-    when the first holds only the type."""
+    when the first holds only the type, or is an unknown type (printed on many
+    transactions). A known type and a name repeated (a security bought monthly) stay."""
     if not first_line:
         return purpose[0] if purpose else None
     match = TYPE_PREFIX.match(first_line)
     rest = first_line[match.end() :].strip() if match else first_line
-    if (not rest or first_line in recurring) and purpose:
+    if (not rest or (first_line in recurring and not match)) and purpose:
         return purpose[0]
     return rest or first_line
 

@@ -230,8 +230,16 @@ def _labelled_value(
         below = lines[index + 1]
         aligned = [p for p in below.pieces if p.kind is Kind.AMOUNT and p.end >= match.start()]
         if aligned and not below.zone_dates:
-            return index, _balance_value(below, aligned[0])
+            return index, _balance_value(below, _under(aligned, match.start(), match.end()))
     return None
+
+
+def _under(amounts: list[Piece], start: int, end: int) -> Piece:
+    """The amount in the label's column: of those under the label, the one whose right
+    edge is nearest the label's (a product table's headers stand close together, and an
+    asset box may follow on the same line); else the first after the label's start."""
+    under = [p for p in amounts if p.start < end and start < p.end]
+    return min(under, key=lambda p: abs(p.end - end)) if under else amounts[0]
 
 
 def _balance_value(line: Line, piece: Piece) -> Decimal:

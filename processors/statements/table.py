@@ -97,11 +97,21 @@ def header_roles(line: Line) -> list[tuple[int, int, Role]]:
     return found if len(found) + texts >= 2 else []
 
 
-def find_table(lines: list[Line]) -> Table | None:
+def find_table(lines: list[Line], excluded: frozenset[int] = frozenset()) -> Table | None:
+    """The transaction table; a block of rows without a running balance where the
+    table's other blocks have one is left out (`_blocks_without_balance`)."""
+    table = _table(lines, excluded)
+    if table is None or excluded:
+        return table
+    foreign = _blocks_without_balance(lines, table)
+    return _table(lines, frozenset(foreign)) if foreign else table
+
+
+def _table(lines: list[Line], excluded: frozenset[int]) -> Table | None:
     candidates = [
         index
         for index, line in enumerate(lines)
-        if line.zone_dates and line.zone_amounts and not is_balance(line)
+        if line.zone_dates and line.zone_amounts and not is_balance(line) and index not in excluded
     ]
     if not candidates:
         return None
@@ -121,6 +131,50 @@ def find_table(lines: list[Line]) -> Table | None:
     if len(amounts) >= 2 and all(column.role is None for column in amounts):
         _roles_from_numbers(lines, table)
     return table
+
+
+def _blocks_without_balance(lines: list[Line], table: Table) -> set[int]:
+    """Rows of blocks none of whose rows prints an amount and the running balance (the
+    balance column most rows fill), when another block's rows do: a broker's holdings or asset
+    lines (a date, a name, a quantity, a value), not bookings. A block is a run of rows
+    on one page that no table header or line starting left of the text column (a
+    heading) interrupts."""
+    balances = [c for c in table.amounts if c.role is Role.BALANCE]
+    if not balances:
+        return set()
+    balance = max(balances, key=lambda column: column.count)
+    blocks = _blocks(lines, table)
+    filled = [any(_books(lines[i], table, balance) for i in block) for block in blocks]
+    if not any(filled):
+        return set()
+    return {i for block, ok in zip(blocks, filled, strict=True) if not ok for i in block}
+
+
+def _books(line: Line, table: Table, balance: Column) -> bool:
+    """An amount and the running balance after it on the row."""
+    columns = [table.column_of(piece) for piece in line.zone_amounts]
+    return any(c is balance for c in columns) and any(c not in (None, balance) for c in columns)
+
+
+def _blocks(lines: list[Line], table: Table) -> list[list[int]]:
+    blocks: list[list[int]] = []
+    previous = -1
+    for index in sorted(table.rows):
+        between = lines[previous + 1 : index] if previous >= 0 else []
+        same_page = previous >= 0 and lines[previous].page == lines[index].page
+        if same_page and not any(_interrupts(line, table) for line in between):
+            blocks[-1].append(index)
+        else:
+            blocks.append([index])
+        previous = index
+    return blocks
+
+
+def _interrupts(line: Line, table: Table) -> bool:
+    if header_roles(line):
+        return True
+    heading = line.pieces and line.pieces[0].kind is Kind.TEXT
+    return bool(heading) and table.text_left >= 0 and line.start <= table.text_left
 
 
 def _clusters(positions: Iterable[int]) -> list[tuple[int, int]]:

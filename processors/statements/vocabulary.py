@@ -287,6 +287,10 @@ _TYPES = (
     r"karteneinsatz",
     r"kartentransaktion",  # neobanks and brokers (issue 40)
     r"handel",
+    r"(?:wertpapier)?(?:ver)?kauf",  # a broker's trades (issue 40)
+    r"aankoop",
+    r"verkoop",
+    r"depotentgelt",
     r"gebühren",
     r"bargeld\w*",
     r"auszahlung",

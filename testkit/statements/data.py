@@ -235,6 +235,8 @@ class DataSpec:
     start: date = date(2025, 3, 1)
     days: int = 31
     opening: Decimal = Decimal("1523.40")
+    trades: bool = False
+    """A broker's cash account: outgoing bookings are buys of securities."""
 
 
 def build_statement(spec: DataSpec, seed: int) -> Statement:
@@ -282,6 +284,8 @@ def _transaction(
     if kind is Kind.FEE:
         amount = -Decimal(rng.choice((490, 590, 990, 1250))) / 100
         return Transaction(booking, booking, amount, kind, FEES[language], None, ())
+    if kind is Kind.OUTGOING and spec.trades:
+        return _trade(language, rng, booking)
     country = rng.choice(("DE", "DE", "NL", "FR", "AT", spec.country))
     iban = make_iban(country if country in BANK_CODES else "DE", rng)
     if kind is Kind.INCOMING:
@@ -300,3 +304,29 @@ def _transaction(
     return Transaction(
         booking, booking, amount, kind, names[rng.randrange(len(names))], iban, purpose
     )
+
+
+SECURITIES = (
+    ("iShares Core MSCI World", "IE00B4L5Y983"),
+    ("Vanguard FTSE All-World", "IE00BK5BQT80"),
+    ("Xtrackers MSCI Emerging", "IE00BTJRMP35"),
+    ("Muster Technologie AG", "DE000A0MUST1"),
+    ("Example Pharma plc", "GB00B0EXMPL2"),
+)
+BUY = {
+    "de": "Kauf {quantity} Stk.",
+    "en": "Buy trade, quantity {quantity}",
+    "nl": "Aankoop {quantity} stuks",
+}
+
+
+def _trade(language: str, rng: random.Random, booking: date) -> Transaction:
+    """A broker's buy of a security (issue 40, class 2): it moves cash, so it is a
+    booking; the security is the counterparty, the quantity and ISIN its purpose."""
+    name, isin = SECURITIES[rng.randrange(len(SECURITIES))]
+    amount = -Decimal(rng.randrange(2500, 150000)) / 100
+    quantity = f"{Decimal(rng.randrange(100, 250000)) / 1000:.3f}"
+    if language != "en":
+        quantity = quantity.replace(".", ",")
+    purpose = (BUY[language].format(quantity=quantity), f"ISIN {isin}")
+    return Transaction(booking, booking, amount, Kind.OUTGOING, name, None, purpose)

@@ -18,6 +18,7 @@ from testkit.statements.neobank_types import (
     NEOBANK_EN_TYPES,
     NEOBANK_NL_TYPES,
 )
+from testkit.statements.portfolio_layouts import PORTFOLIO_LAYOUTS
 
 C = Column
 DE_TYPES = {
@@ -387,6 +388,7 @@ LAYOUTS: tuple[Layout, ...] = (
         DataSpec("de", transactions=12, start=date(2025, 2, 10), days=50),
         f.d_mon_y_short_de, Balances.TOP, held_out=True,
     ),
+    *PORTFOLIO_LAYOUTS,  # issue 40, class 2: overview pages and asset lines
 )  # fmt: skip
 LAYOUT = {layout.name: layout for layout in LAYOUTS}
 DEVELOPMENT = tuple(layout for layout in LAYOUTS if not layout.held_out)

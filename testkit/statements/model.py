@@ -66,6 +66,8 @@ class Balances(StrEnum):
     """As the first and last rows of the table."""
     SUMMARY = "summary"
     """A small table: labels as column heads, values on the row below."""
+    OVERVIEW = "overview"
+    """Only in the overview's product table (`Overview`), the cash account's row."""
     NONE = "none"
 
 
@@ -76,6 +78,48 @@ class Counterparty(StrEnum):
     """The booking type alone on the first line, the name on the second."""
     PLAIN = "plain"
     """The name alone (the type in its own column, or not printed)."""
+
+
+@dataclass(frozen=True)
+class Holding:
+    """An asset line beside the cash (`Gold 0.000 gr`, `Aktien 1.234,56 €`)."""
+
+    name: str
+    quantity: str = ""
+    value: str = ""
+    """As printed; empty where none is printed."""
+    when: str = ""
+    """The date of the price (a holdings table's first column), if printed."""
+
+
+@dataclass(frozen=True)
+class Overview:
+    """A broker's or neobank's summary (issue 40, class 2): the products with their
+    opening, money in, money out and closing (the cash account among them), and asset
+    lines; on a first page of its own, or above the cash table."""
+
+    title: str
+    headers: tuple[str, str, str, str, str]
+    """Product, opening, money in, money out, closing."""
+    cash: str
+    """The cash account's product name."""
+    others: tuple[tuple[str, str, str], ...] = ()
+    """Other products: name, opening and closing as printed (no money moved)."""
+    assets_title: str = ""
+    assets_header: tuple[str, str, str, str] = ("", "", "", "")
+    """Over dated holdings: date, name, quantity, value."""
+    assets: tuple[Holding, ...] = ()
+    cash_asset: str = ""
+    """The cash among the assets, with the closing balance (`Cash`); empty: not listed."""
+    own_page: bool = True
+    """The cash table starts on the next page."""
+    assets_after: bool = False
+    """The asset lines follow the cash table (on its last page) instead."""
+    side: float = 0
+    """When set: the asset lines in a box this far (mm) right of the margin, on the
+    product table's lines (beside the cash)."""
+    widths: tuple[float, float] = (60, 32)
+    """The product table's name column and each amount column (mm)."""
 
 
 @dataclass(frozen=True)
@@ -110,3 +154,4 @@ class Layout:
     """Kept out of the development loop: the honest check of the reader."""
     scan: bool = False
     """Also measured as a scan (OCR)."""
+    overview: Overview | None = None

@@ -11,6 +11,7 @@ from fpdf import FPDF
 
 from testkit.statements.data import Statement, Transaction, build_statement
 from testkit.statements.model import Balances, Col, Counterparty, Layout
+from testkit.statements.overview import Cell, asset_lines, beside, product_lines
 
 LEFT = 15.0
 TOP = 15.0
@@ -139,8 +140,47 @@ class _Drawing:
                 self._row(row)
             self.running += self.statement.transactions[index].amount
         self._balance_row(self.layout.labels.closing, self.statement.closing, closing=True)
+        overview = self.layout.overview
+        if overview is not None and overview.assets_after:
+            self._assets_after()
         self._footer()
         return bytes(self.pdf.output())
+
+    def _cells(self, lines: list[list[Cell]]) -> None:
+        if not lines:
+            return
+        for cells in lines:
+            for x, text, bold, width in cells:
+                self._text(LEFT + x, text, bold=bold, width=width)
+            self._next()
+        self._next()
+
+    def _overview_page(self) -> bool:
+        """The overview on the first page; True when the table starts on the next."""
+        overview = self.layout.overview
+        if overview is None:
+            return False
+        products = product_lines(overview, self.statement, self._money)
+        assets = [] if overview.assets_after else asset_lines(overview, self.statement, self._money)
+        if overview.side:
+            self._cells(beside(products, assets, overview.side))
+        else:
+            self._cells(products)
+            self._cells(assets)
+        if not overview.own_page:
+            return False
+        self._footer()
+        self._new_page()
+        return True
+
+    def _assets_after(self) -> None:
+        assert self.layout.overview is not None
+        lines = asset_lines(self.layout.overview, self.statement, self._money)
+        if self.y + (len(lines) + 2) * self.line > BOTTOM - 8:
+            self._footer()
+            self._new_page()
+        self._next()
+        self._cells(lines)
 
     def _text(self, x: float, text: str, bold: bool = False, width: float = 0) -> None:
         self.pdf.set_font(self.layout.font, style="B" if bold else "", size=self.layout.size)
@@ -173,6 +213,8 @@ class _Drawing:
             self._text(LEFT, labels.account.format(iban=_grouped(statement.account_iban)))
             self._next(1.5)
             self._top_balances()
+            if self._overview_page():
+                return
         else:
             self._text(LEFT, title)
             self._next(1.5)

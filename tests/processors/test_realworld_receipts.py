@@ -18,8 +18,8 @@ from processors.pdf_invoices.classify import classify
 from processors.pdf_text import read_pdf_text
 from processors.pipeline import read_document
 from testkit.generated_docs import SAMPLE_INVOICE, german_invoice
+from testkit.receipt_docs import CAPTURES, HELD_OUT, Receipt, bewirtung, photograph
 from tests.processors.conftest import context
-from tests.processors.receipt_docs import CAPTURES, HELD_OUT, Receipt, bewirtung, photograph
 from tests.processors.scans import GRADE, scan
 from tests.processors.test_ocr import needs_tesseract
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from PIL import Image, ImageDraw, ImageFilter, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 
 MONO = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
 
@@ -35,6 +35,10 @@ class Capture:
     """Photographed on a table, the page A4 around it; else the receipt's own page."""
     dpi: int
     jpeg: int
+    shade: int = 0
+    """Light falling off down the photo: the bottom this many grey levels darker."""
+    ground: int = 95
+    """Grey of the table around the paper."""
 
 
 CAPTURES = (
@@ -44,6 +48,25 @@ CAPTURES = (
 )
 """`faded`: faint print photographed on a table; OCR's mean confidence 65-72 after the
 paper is cut out (the issue's scans read 65-67)."""
+FADE_LEVELS = (
+    ("fade1", 110, 215),
+    ("fade2", 150, 210),
+    ("fade3", 170, 205),
+    ("fade4", 185, 205),
+    ("fade5", 195, 205),
+)
+"""Thermal print fading: (level, grey of the print, grey of the paper), from a contrast
+of 105 grey levels down to 10 (where a person still reads it on a screen, barely)."""
+
+
+def faded_captures(level: str) -> tuple[Capture, Capture]:
+    """A faded receipt scanned on its own page by a phone's scanner app, and
+    photographed on a table with the light falling off towards the bottom."""
+    _, ink, paper = next(fade for fade in FADE_LEVELS if fade[0] == level)
+    return (
+        Capture(f"{level}-scan", 18, ink, paper, 25, 0.8, False, 200, 60),
+        Capture(f"{level}-photo", 18, ink, paper, 30, 1.5, True, 150, 55, shade=40),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,14 +167,24 @@ def photograph(receipt: Receipt, capture: Capture, seed: int = 3) -> bytes:
         draw.text((capture.font_px, step * (index + 2)), line, fill=capture.ink, font=font)
     image = image.filter(ImageFilter.GaussianBlur(0.6))
     if capture.on_a4:
-        page = Image.new("L", (int(8.27 * capture.dpi), int(11.69 * capture.dpi)), 95)
+        size = (int(8.27 * capture.dpi), int(11.69 * capture.dpi))
+        page = Image.new("L", size, capture.ground)
         page.paste(image, ((page.width - image.width) // 2, int(capture.dpi * 1.2)))
         image = page
-    image = image.rotate(capture.degrees, expand=False, fillcolor=95 if capture.on_a4 else 240)
-    image = _noisy(image, rng, capture.noise)
+    fill = capture.ground if capture.on_a4 else 240
+    image = image.rotate(capture.degrees, expand=False, fillcolor=fill)
+    image = _noisy(_shaded(image, capture.shade), rng, capture.noise)
     out = io.BytesIO()
     image.save(out, format="PDF", resolution=capture.dpi, quality=capture.jpeg)
     return out.getvalue()
+
+
+def _shaded(image: Image.Image, shade: int) -> Image.Image:
+    """Darker towards the bottom by up to `shade` grey levels (a phone's shadow)."""
+    if not shade:
+        return image
+    ramp = Image.linear_gradient("L").resize(image.size)  # 0 at the top, 255 at the bottom
+    return ImageChops.subtract(image, ramp.point(lambda value: value * shade // 255))
 
 
 def _noisy(image: Image.Image, rng: random.Random, amplitude: int) -> Image.Image:
