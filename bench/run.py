@@ -22,6 +22,7 @@ from bench import (
     prefect_bound,
     result_pages,
     throughput,
+    wakeups,
     webapp,
 )
 
@@ -40,6 +41,8 @@ BENCHMARKS: dict[str, Callable[[], dict[str, Any]]] = {
     "prefect_bound": prefect_bound.run,
     # Issue 38, target 4: the API's CPU and instructions for one single upload's POST.
     "api_cost": api_cost.run,
+    # Issue 38, target 2: wake-ups per document of the serve-queue process and readers.
+    "wakeups": wakeups.run,
     "webapp": webapp.run,
     "result_pages": result_pages.run,
     "export": export.run,
