@@ -20,7 +20,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, as_completed, wait
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
@@ -32,9 +32,10 @@ from prefect.artifacts import (
 )
 
 from flows import runtime
+from flows.job_runs import InFlight
 from flows.jobs import Job, JobEnd
 from flows.unpack import BatchInfo, archive_gone, unpack
-from flows.work import WorkerEnv, claim, recover_singles, run_job
+from flows.work import WorkerEnv, claim, recover_singles
 from storage.links import result_url
 from storage.models import Batch, utcnow
 from storage.repositories import work as work_repo
@@ -105,7 +106,8 @@ class _ResultLog:
 
 # Jobs in flight per reading process. A job spends part of its wall time waiting on the
 # object store and on its outcome's commit, so a process stays fed only when several
-# of its jobs are in flight.
+# of its jobs are in flight. A job in flight is a few objects, not a thread
+# (flows/job_runs.py).
 JOBS_PER_PROCESS = 8
 PROGRESS_EVERY_SECONDS = 5.0
 
@@ -140,11 +142,11 @@ class _Progress:
         self.finished, self.total = self._counted()
         return self.finished >= self.total
 
-    def advance(self) -> None:
+    def advance(self, _end: JobEnd | None = None) -> None:
+        """A file read (in the recorder's thread, as its outcome is booked): counted; the
+        flow's thread shows the progress every PROGRESS_EVERY_SECONDS."""
         self.finished += 1
         self._give_back_turn_when_near_the_end()
-        if time.monotonic() - self.shown_at >= PROGRESS_EVERY_SECONDS:
-            self.show()
 
     def _give_back_turn_when_near_the_end(self) -> None:
         """Once every document left is in the readers' hands, the next batch may start
@@ -167,14 +169,16 @@ class _Progress:
 
 def _read_files(jobs: list[Job], progress: _Progress) -> list[JobEnd]:
     """Read the claimed files of a batch, several per reading process in flight; one log
-    record at the end, with a line per file (upload id, name, outcome)."""
+    record at the end, with a line per file (upload id, name, outcome). This thread
+    wakes when all are read, or to show the progress."""
     env = runtime.current()
-    slots = _files_in_flight(env)
-    results = []
-    with ThreadPoolExecutor(slots, thread_name_prefix="read") as pool:
-        for future in as_completed([pool.submit(run_job, env, job) for job in jobs]):
-            results.append(future.result())
-            progress.advance()
+    in_flight = InFlight(env, _files_in_flight(env), on_end=progress.advance)
+    in_flight.add(jobs)
+    results: list[JobEnd] = []
+    while len(in_flight):
+        results += in_flight.wait(lambda left, _: not left, PROGRESS_EVERY_SECONDS)
+        progress.show()
+    results += in_flight.wait(lambda _, ends: True, 0)
     log = _ResultLog(get_run_logger(), every_seconds=math.inf)
     for result in results:
         log.add(result)
@@ -250,26 +254,29 @@ def process_uploads(window: str, idle_seconds: float = 3.0, max_seconds: float =
     slots = _files_in_flight(env)
     started = last_busy = time.monotonic()
     finished = 0
-    in_flight: set[Future[JobEnd]] = set()
+    in_flight = InFlight(env, slots)
     results = _ResultLog(get_run_logger())
-    with ThreadPoolExecutor(slots, thread_name_prefix="upload") as pool:
-        while True:
-            now = time.monotonic()
-            free = slots - len(in_flight)
-            wanted = free >= slots // 2 or not in_flight
-            jobs = claim(env, free) if wanted and now - started < max_seconds else []
-            in_flight.update(pool.submit(run_job, env, job) for job in jobs)
-            if in_flight:
-                last_busy = now
-                done, in_flight = wait(in_flight, timeout=0.1, return_when=FIRST_COMPLETED)
-                for future in done:
-                    results.add(future.result())
-                    finished += 1
-                continue
-            results.flush()
-            if now - last_busy > idle_seconds or now - started >= max_seconds:
-                break
-            time.sleep(0.1)
+    # Claim again once half the slots came free, or none is in flight; at most every
+    # 0.1 s while fewer are in flight than there are slots.
+    claim_again = lambda left, ends: not left or (ends > 0 and slots - left >= slots // 2)  # noqa: E731
+    while True:
+        now = time.monotonic()
+        free = slots - len(in_flight)
+        wanted = free >= slots // 2 or free == slots
+        in_flight.add(claim(env, free) if wanted and now - started < max_seconds else [])
+        if len(in_flight):
+            last_busy = now
+            for end in in_flight.wait(claim_again, 0.1):
+                results.add(end)
+                finished += 1
+            continue
+        for end in in_flight.wait(lambda _, ends: True, 0):
+            results.add(end)
+            finished += 1
+        results.flush()
+        if now - last_busy > idle_seconds or now - started >= max_seconds:
+            break
+        time.sleep(0.1)
     results.flush()
     recover_singles(env)
     return finished
