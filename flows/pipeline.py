@@ -42,8 +42,7 @@ from storage.repositories import work as work_repo
 from storage.repositories.upload_views import batch_views
 
 
-def _unpack(batch_id: uuid.UUID) -> int:
-    env = runtime.current()
+def _unpack(env: WorkerEnv, batch_id: uuid.UUID) -> int:
     with env.db.read_session() as session:
         batch = session.get(Batch, batch_id)
         assert batch is not None
@@ -58,14 +57,14 @@ _unpacking_lock = threading.Lock()
 
 
 @contextmanager
-def unpacking_ahead(batch: BatchInfo) -> Iterator[None]:
+def unpacking_ahead(env: WorkerEnv, batch: BatchInfo) -> Iterator[None]:
     """Unpack a claimed batch while its flow run is being created and started (about
     0.2 s of Prefect API calls on an idle stack, docs/throughput.md); `process-batch`
     takes the outcome instead of unpacking itself. Waits for the unpack on the way out,
     so the batch is never unpacked twice at once. `batch` is the row as the claim read
     it: it is not read again."""
     batch_id = batch.id
-    future = _ahead.submit(unpack, runtime.current(), batch)
+    future = _ahead.submit(unpack, env, batch)
     with _unpacking_lock:
         _unpacking[batch_id] = future
     try:
@@ -77,10 +76,10 @@ def unpacking_ahead(batch: BatchInfo) -> Iterator[None]:
             log.warning("batch %s: unpacked ahead of a run that did not start: %s", batch_id, error)
 
 
-def _unpacked(batch_id: uuid.UUID) -> int:
+def _unpacked(env: WorkerEnv, batch_id: uuid.UUID) -> int:
     with _unpacking_lock:
         ahead = _unpacking.pop(batch_id, None)
-    return ahead.result() if ahead is not None else _unpack(batch_id)
+    return ahead.result() if ahead is not None else _unpack(env, batch_id)
 
 
 class _ResultLog:
@@ -123,18 +122,18 @@ class _Progress:
     sent every second). It is made at its first showing: a batch read within
     PROGRESS_EVERY_SECONDS makes it once, at 100%, instead of at 0% and again at 100%."""
 
-    def __init__(self, batch_id: uuid.UUID) -> None:
+    def __init__(self, env: WorkerEnv, batch_id: uuid.UUID) -> None:
+        self.env = env
         self.artifact: uuid.UUID | None = None
         self.batch_id = batch_id
         self.shown_at = time.monotonic()
         self.finished, self.total = self._counted()
         self.shown = self.finished
-        env = runtime.current()
         self.turns, self.in_flight = env.turns, _files_in_flight(env)
         self._give_back_turn_when_near_the_end()
 
     def _counted(self) -> tuple[int, int]:
-        with runtime.current().db.read_session() as session:
+        with self.env.db.read_session() as session:
             return work_repo.batch_progress(session, self.batch_id)
 
     def recount(self) -> bool:
@@ -167,11 +166,10 @@ class _Progress:
         self.shown, self.shown_at = self.finished, time.monotonic()
 
 
-def _read_files(jobs: list[Job], progress: _Progress) -> list[JobEnd]:
+def _read_files(env: WorkerEnv, jobs: list[Job], progress: _Progress) -> list[JobEnd]:
     """Read the claimed files of a batch, several per reading process in flight; one log
     record at the end, with a line per file (upload id, name, outcome). This thread
     wakes when all are read, or to show the progress."""
-    env = runtime.current()
     in_flight = InFlight(env, _files_in_flight(env), on_end=progress.advance)
     in_flight.add(jobs)
     results: list[JobEnd] = []
@@ -186,15 +184,13 @@ def _read_files(jobs: list[Job], progress: _Progress) -> list[JobEnd]:
     return results
 
 
-def _recover_batch(batch_id: uuid.UUID) -> None:
-    env = runtime.current()
+def _recover_batch(env: WorkerEnv, batch_id: uuid.UUID) -> None:
     with env.db.session() as session:
         work_repo.recover_expired_uploads(session, utcnow(), batch_id)
         session.commit()
 
 
-def _batch_rows(batch_id: uuid.UUID) -> list[dict[str, Any]]:
-    env = runtime.current()
+def _batch_rows(env: WorkerEnv, batch_id: uuid.UUID) -> list[dict[str, Any]]:
     base = env.settings.public_base_url.rstrip("/")
     with env.db.read_session() as session:
         views = batch_views(session, batch_id)
@@ -221,19 +217,19 @@ def process_batch(batch_id: str) -> dict[str, int]:
     logger = get_run_logger()
     env = runtime.current()
     key = uuid.UUID(batch_id)
-    logger.info("batch %s: %d files unpacked", batch_id, _unpacked(key))
-    progress = _Progress(key)
+    logger.info("batch %s: %d files unpacked", batch_id, _unpacked(env, key))
+    progress = _Progress(env, key)
     while True:
-        _recover_batch(key)
+        _recover_batch(env, key)
         jobs = claim(env, limit=10_000, batch_id=key)
         if jobs:
-            _read_files(jobs, progress)
+            _read_files(env, jobs, progress)
         elif progress.recount():
             break
         else:
             time.sleep(1.0)  # another worker's lease has not expired yet
     progress.show(100.0)
-    rows = _batch_rows(key)
+    rows = _batch_rows(env, key)
     create_table_artifact(rows, key=f"batch-{batch_id}", description=f"Uploads of batch {batch_id}")
     archive_gone(env, key)
     with env.db.session() as session:

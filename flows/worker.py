@@ -187,7 +187,7 @@ class Worker:
         batch_id = claimed.id
         try:
             with (
-                unpacking_ahead(claimed),
+                unpacking_ahead(self.env, claimed),
                 tags(
                     "batch",
                     f"company:{claimed.company_id}",
