@@ -225,21 +225,12 @@ class DocumentExecutor:
 
     def _dispatch(self) -> None:
         try:
-            while not (self._closing.is_set() and not self._in_use()):
-                self._run_calls()
-                self._assign()
-                self._settle_warmers()
-                for key, _ in self._selector.select(self._timeout()):
-                    if key.data is None:
-                        self._woken = False
-                        with contextlib.suppress(OSError):
-                            self._wake_read.recv(4096)
-                    else:
-                        self._readable(key.data)
-                self._expire()
-        except BaseException:
-            log.exception("the reading processes' dispatcher stopped")
-            raise
+            while not (self._closing.is_set() and not any(slot.busy for slot in self._slots)):
+                try:
+                    self._turn()
+                except Exception:  # one slot's trouble must not stop every request
+                    log.exception("the reading processes' dispatcher")
+                    time.sleep(0.1)
         finally:
             for slot in self._slots:
                 self._stop(slot)
@@ -249,8 +240,18 @@ class DocumentExecutor:
             self._wake_read.close()
             self._wake_write.close()
 
-    def _in_use(self) -> bool:
-        return any(slot.busy for slot in self._slots)
+    def _turn(self) -> None:
+        self._run_calls()
+        self._assign()
+        self._settle_warmers()
+        for key, _ in self._selector.select(self._timeout()):
+            if key.data is None:
+                self._woken = False
+                with contextlib.suppress(OSError):
+                    self._wake_read.recv(4096)
+            else:
+                self._readable(key.data)
+        self._expire()
 
     def _run_calls(self) -> None:
         with self._calls_lock:
@@ -286,15 +287,12 @@ class DocumentExecutor:
             self._answered(request.lane)
             return True
         if slot.ready and slot.alive():
-            self._send(slot, request)
+            slot.send(request, self.limits)
         elif (slot.alive() and slot.conn is not None) or self._start(slot):
             slot.request = request  # sent once the process says it is ready
         else:
             self._settle(request, error=ReaderUnavailable("a reading process did not start"))
         return True
-
-    def _send(self, slot: Slot, request: Request) -> None:
-        slot.send(request, self.limits)
 
     def _start(self, slot: Slot) -> bool:
         self._stop(slot)
@@ -322,7 +320,7 @@ class DocumentExecutor:
             if message == READY:
                 slot.ready, slot.deadline = True, math.inf
                 if (request := slot.take_request()) is not None:
-                    self._send(slot, request)
+                    slot.send(request, self.limits)
             else:
                 self._not_started(slot)
         elif message == IN_HAND:
