@@ -1,4 +1,5 @@
-"""Prefect flows and thin tasks. The work itself is in flows/work.py and flows/unpack.py.
+"""Prefect flows and thin tasks. The work itself is in flows/work.py, flows/job_runs.py
+and flows/unpack.py.
 
 - `process-batch` (run name `batch-<id>`, tags company and document type): unpack the
   archive (the batch loop starts that as it claims the batch, `unpacking_ahead`, so it
