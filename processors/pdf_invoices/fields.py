@@ -32,6 +32,7 @@ from processors.pdf_invoices.parties import (
     vat_id_in_doubt,
     vat_ids,
 )
+from processors.pdf_invoices.terms import DueDate, due_date
 from processors.pdf_invoices.totals import totals, vat_doubt
 from processors.pdf_invoices.totals_choice import totals_doubts
 from processors.results.evidence import EvidenceField
@@ -70,12 +71,13 @@ def read_invoice(text: str, credit_note: bool = False) -> Reading:
     ibans = find_ibans(text)
     unverified = None if ibans else _unverified_iban(text)
     issued, issue_doubt = _issue_date(lines, month_first)
+    due = _due_date(lines, issued, month_first)
     invoice = Invoice(
         number=invoice_number(lines),
         invoice_type=InvoiceType.CREDIT_NOTE if credit_note else InvoiceType.INVOICE,
         type_code=None,
         issue_date=issued,
-        due_date=_due_date(lines, month_first),
+        due_date=due.value,
         currency=_currency(text),
         seller=Party(name=seller_name(lines), vat_id=seller_vat, tax_number=tax_number(text)),
         buyer=Party(name=buyer_name(lines), vat_id=buyer_vat),
@@ -94,6 +96,8 @@ def read_invoice(text: str, credit_note: bool = False) -> Reading:
         doubts[EvidenceField.SELLER_VAT_ID] = (
             "more than one VAT id is printed, and none is marked as the buyer's"
         )
+    if due.doubt:
+        doubts[EvidenceField.DUE_DATE] = due.doubt
     if unverified:
         doubts[EvidenceField.PAYEE_IBAN] = "printed after IBAN, but its check digits do not verify"
     if doubts:
@@ -247,15 +251,12 @@ def _title_date(lines: list[str], month_first: bool) -> date | None:
     return None
 
 
-def _due_date(lines: list[str], month_first: bool) -> date | None:
+def _due_date(lines: list[str], issued: date | None, month_first: bool) -> DueDate:
+    """Under its column head, else after its label or computed from the terms (`terms`)."""
     in_column = _date_in_column(lines, DUE_LABEL, month_first, ())
     if in_column is not None:
-        return in_column
-    for _, value in labelled(lines, DUE_LABEL):
-        dates = find_dates(value, month_first)
-        if dates:
-            return dates[0].value
-    return None
+        return DueDate(in_column)
+    return due_date(lines, issued, month_first)
 
 
 def _date_in_column(

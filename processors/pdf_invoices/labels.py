@@ -87,7 +87,7 @@ DUE_LABEL = guarded(
     r"(due\s*date|due\s*on|payable\s*(?:by|until)|remit\s*until|zahlungsziel|fällig(?:keit)?\w*|"
     r"bis\s*zum|vervaldatum|date\s*limite\s*de\s*paiement|échéance|zahlbar\b[^\n.]{0,30}?\bbis|"
     r"erstatten\s*wir\s*bis|(?:à\s*régler|payer|payable)\s*avant|betalen\s*(?:vóór|voor)|"
-    r"uiterlijk|scadenza|vencimiento|fecha\s*de\s*pago)",
+    r"uiterlijk|scadenza|vencimiento|fecha\s*de\s*pago|netto\s*bis|net\s*(?:by|until))",
     _I,
 )
 OTHER_DATE = guarded(

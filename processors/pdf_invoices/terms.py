@@ -1,0 +1,89 @@
+"""The due date of a PDF invoice (BT-9): printed after its label (`Fällig am`, `Zahlbar
+bis`, `payable by`, `à régler avant le`, `te betalen voor`), the net date of a discount
+line (`2 % Skonto bis 19.02.2025, netto bis 22.02.2025`), or, where no date is printed,
+computed as a person computes it from the payment terms (`Zahlbar innerhalb von 14 Tagen
+ohne Abzug`, `Netto 30 Tage`, `payable within 30 days`, `Paiement à 30 jours`, `Net 30`):
+the issue date plus the days. A computed date, and one of two different printed ones,
+is doubted (`low`): a person checks it against the terms."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from processors.pdf_invoices.labels import DUE_LABEL
+from processors.pdf_invoices.regex import guarded
+from processors.text_values import find_dates, labelled
+
+_DAYS = r"(?:werk)?(?:tage[n]?|days|jours|dagen|giorni|d[ií]as)\b"
+TERMS_DAYS = guarded(
+    r"(?:innerhalb\s*(?:von\s*)?|binnen\s*|within\s*|entro\s*|netto\s*|\bnet\s*|"
+    r"(?:payable|zahlbar|paiement|payment|betaling|pagamento|pago)\s*(?:in\s*|à\s*|a\s*)?|"
+    r"\b[àa]\s*)(\d{1,3})\s*" + _DAYS + r"|\b(\d{1,3})\s*" + _DAYS + r"\s*(?:netto|net|rein)\b"
+    r"|\bnet\s*(\d{1,3})\b(?![.,]\d)",
+    re.IGNORECASE,
+)
+"""Payment terms in days, in the languages of the labels."""
+_NOT_TERMS = guarded(
+    r"(verzug|mahn|late|retard|p[ée]nalit|interest|zinsen|intérêts|rücksend|return|"
+    r"garantie|warranty|lieferzeit|delivery|livraison)",
+    re.IGNORECASE,
+)
+"""Days of other things: late-payment interest, returns, warranties, delivery times."""
+_DISCOUNT = guarded(r"(skonto|discount|escompte|korting|sconto|descuento)", re.IGNORECASE)
+"""A discount line names two dates: the discount's and the net one, the later."""
+
+
+@dataclass(frozen=True, slots=True)
+class DueDate:
+    value: date | None
+    source: str | None = None
+    """The text the date was read or computed from (its evidence)."""
+    doubt: str | None = None
+
+
+def due_date(lines: list[str], issued: date | None, month_first: bool) -> DueDate:
+    """The printed due date (the first labelled; doubted when another labelled one
+    differs), else the one the terms give from the issue date."""
+    printed = _printed(lines, month_first)
+    if printed:
+        value, source = printed[0]
+        others = {day for day, _ in printed} - {value}
+        doubt = "two different due dates are printed" if others else None
+        return DueDate(value, source, doubt)
+    return computed_due(lines, issued)
+
+
+def _printed(lines: list[str], month_first: bool) -> list[tuple[date, str]]:
+    found: list[tuple[date, str]] = []
+    for index, value in labelled(lines, DUE_LABEL):
+        line = lines[index]
+        if _DISCOUNT.search(line):
+            dates = [d.value for d in find_dates(line, month_first)]
+            if dates:
+                found.append((max(dates), line))
+            continue
+        after = find_dates(value, month_first)
+        if after:
+            found.append((after[0].value, line))
+    return found
+
+
+def computed_due(lines: list[str], issued: date | None) -> DueDate:
+    """The issue date plus the longest term in days printed (`innerhalb von 8 Tagen 2 %
+    Skonto, innerhalb von 30 Tagen netto`: the net term)."""
+    if issued is None:
+        return DueDate(None)
+    terms = [
+        (int(next(g for g in match.groups() if g)), match.group(0))
+        for line in lines
+        if not _NOT_TERMS.search(line)
+        for match in TERMS_DAYS.finditer(line)
+    ]
+    terms = [(days, text) for days, text in terms if days <= 180]
+    if not terms:
+        return DueDate(None)
+    days, text = max(terms, key=lambda term: term[0])
+    doubt = f"computed from the payment terms ({days} days from the issue date), not printed"
+    return DueDate(issued + timedelta(days=days), text, doubt)
