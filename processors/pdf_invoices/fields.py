@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
@@ -56,6 +56,8 @@ class Reading:
     checks: dict[str, Any]
     doubts: dict[EvidenceField, str]
     """The fields the reader doubts, with the reason (their evidence is `low`)."""
+    sources: dict[EvidenceField, str] = field(default_factory=dict)
+    """The text line (or phrase) each field was read from: its evidence is found there."""
 
 
 def extract_invoice(text: str, credit_note: bool = False) -> tuple[Invoice, dict[str, Any]]:
@@ -96,13 +98,18 @@ def read_invoice(text: str, credit_note: bool = False) -> Reading:
         doubts[EvidenceField.SELLER_VAT_ID] = (
             "more than one VAT id is printed, and none is marked as the buyer's"
         )
-    if due.doubt:
+    if due.doubt and not due.computed:
         doubts[EvidenceField.DUE_DATE] = due.doubt
     if unverified:
         doubts[EvidenceField.PAYEE_IBAN] = "printed after IBAN, but its check digits do not verify"
     if doubts:
         checks = {**checks, "confidence": "low", "needsReview": True}
-    return Reading(invoice, checks, doubts)
+    if due.doubt and due.computed:  # the terms are printed: `low`, not for review
+        doubts[EvidenceField.DUE_DATE] = due.doubt
+    sources = dict(decided.sources)
+    if due.source is not None:
+        sources[EvidenceField.DUE_DATE] = due.source
+    return Reading(invoice, checks, doubts, sources)
 
 
 _LABELLED_IBAN = re.compile(r"\bIBAN\b\s*:?\s*([A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30})")

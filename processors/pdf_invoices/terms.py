@@ -41,6 +41,8 @@ class DueDate:
     source: str | None = None
     """The text the date was read or computed from (its evidence)."""
     doubt: str | None = None
+    computed: bool = False
+    """Computed from the terms: `low`, though the terms leave no doubt but the start."""
 
 
 def due_date(lines: list[str], issued: date | None, month_first: bool) -> DueDate:
@@ -86,4 +88,4 @@ def computed_due(lines: list[str], issued: date | None) -> DueDate:
         return DueDate(None)
     days, text = max(terms, key=lambda term: term[0])
     doubt = f"computed from the payment terms ({days} days from the issue date), not printed"
-    return DueDate(issued + timedelta(days=days), text, doubt)
+    return DueDate(issued + timedelta(days=days), text, doubt, computed=True)
