@@ -27,14 +27,11 @@ from processors.pdf_layout.lines import Line, PageLayout
 from processors.pdf_layout.pairs import label_values
 from processors.pdf_layout.words import Word
 from processors.results.evidence import Box, Confidence, EvidenceField, FieldEvidence, PageSize
+from processors.text_values import MONTHS
 
 _RUN = 6
 """Words a printed value may span (`12 March 2024`, `DE89 3704 0044 0532 0130 00`)."""
 _EDGES = re.compile(r"^[^\w-]+|[^\w]+$")
-_MONTHS = (
-    "January", "February", "March", "April", "May", "June", "July", "August",
-    "September", "October", "November", "December",
-)  # fmt: skip
 
 
 _LABELS: dict[EvidenceField, re.Pattern[str]] = {
@@ -113,8 +110,12 @@ def _date_forms(day: date) -> set[str]:
     d, m, y = f"{day.day:02d}", f"{day.month:02d}", str(day.year)
     numeric = {f"{d}{sep}{m}{sep}{y}" for sep in "./-"} | {f"{m}/{d}/{y}", day.isoformat()}
     short = {f"{day.day}.{day.month}.{y}", f"{d}.{m}.{y[2:]}"}
-    month = _MONTHS[day.month - 1]
-    words = {f"{day.day}{month}{y}", f"{month}{day.day},{y}", f"{day.day}{month[:3]}{y}"}
+    names = [name for name, number in MONTHS.items() if number == day.month]
+    words = {
+        form
+        for name in names
+        for form in (f"{day.day}{name}{y}", f"{d}{name}{y}", f"{name}{day.day}{y}")
+    }
     return {_key(form) for form in numeric | short | words}
 
 

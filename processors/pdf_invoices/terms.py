@@ -26,7 +26,8 @@ TERMS_DAYS = guarded(
 )
 """Payment terms in days, in the languages of the labels."""
 _NOT_TERMS = guarded(
-    r"(verzug|mahn|late|retard|p[ée]nalit|interest|zinsen|intérêts|rücksend|return|"
+    r"(verzug|mahn|\blate\b|retard|p[ée]nalit|interest|zinsen|intérêts|rücksend|rückgab|widerruf|"
+    r"umtausch|return|retour|"
     r"garantie|warranty|lieferzeit|delivery|livraison)",
     re.IGNORECASE,
 )
