@@ -72,7 +72,7 @@ def read_invoice(text: str, credit_note: bool = False) -> Reading:
     seller_vat, buyer_vat = vat_ids(lines)
     ibans = find_ibans(text)
     unverified = None if ibans else _unverified_iban(text)
-    issued, issue_doubt = _issue_date(lines, month_first)
+    issued, issue_doubt, issue_source = _issue_date(lines, month_first)
     due = _due_date(lines, issued, month_first)
     invoice = Invoice(
         number=invoice_number(lines),
@@ -109,6 +109,8 @@ def read_invoice(text: str, credit_note: bool = False) -> Reading:
     sources = dict(decided.sources)
     if due.source is not None:
         sources[EvidenceField.DUE_DATE] = due.source
+    if issue_source is not None:
+        sources[EvidenceField.ISSUE_DATE] = issue_source
     return Reading(invoice, checks, doubts, sources)
 
 
@@ -216,45 +218,48 @@ def _number_after_title(lines: list[str]) -> str | None:
     return None
 
 
-def _issue_date(lines: list[str], month_first: bool) -> tuple[date | None, bool]:
+def _issue_date(lines: list[str], month_first: bool) -> tuple[date | None, bool, str | None]:
     """The invoice-date label first, then the date right after the number on the title
     line (`Handelsrechnung Nr. 471102 vom 05.03.2020`), then any date label (not a due,
-    order, delivery or version date), then the first date printed; and whether the date
-    is in doubt: neither labelled as the invoice's nor on its title line."""
+    order, delivery or version date), then the first date printed; whether the date is
+    in doubt (neither labelled as the invoice's nor on its title line); and the line it
+    was read from."""
     explicit, generic = ISSUE_LABELS
     sure = _labelled_date(lines, explicit, month_first) or _title_date(lines, month_first)
     if sure is not None:
-        return sure, False
+        return sure[0], False, sure[1]
     guessed = _labelled_date(lines, generic, month_first, TIME_STAMP) or next(
-        (d.value for d in find_dates("\n".join(lines), month_first)), None
+        ((d.value, line) for line in lines for d in find_dates(line, month_first)), None
     )
-    return guessed, guessed is not None
+    return (guessed[0], True, guessed[1]) if guessed else (None, False, None)
 
 
 def _labelled_date(
     lines: list[str], label: re.Pattern[str], month_first: bool, *others: re.Pattern[str]
-) -> date | None:
-    """The first date after `label` on a line that names no other date (`others` too)."""
+) -> tuple[date, str | None] | None:
+    """The first date after `label` on a line that names no other date (`others` too),
+    and the line it is printed on (none for a column's)."""
     not_labels = (DUE_LABEL, OTHER_DATE, *others)
     in_column = _date_in_column(lines, label, month_first, not_labels)
     if in_column is not None:
-        return in_column
+        return in_column, None
     for index, value in labelled(lines, label):
         if any(other.search(lines[index]) for other in not_labels):
             continue
         dates = find_dates(value, month_first)
         if dates:
-            return dates[0].value
+            below = value not in lines[index] and index + 1 < len(lines)
+            return dates[0].value, lines[index + 1] if below else lines[index]
     return None
 
 
-def _title_date(lines: list[str], month_first: bool) -> date | None:
+def _title_date(lines: list[str], month_first: bool) -> tuple[date, str | None] | None:
     for index, number in _title_numbers(lines):
         rest = lines[index].strip()[number.end() :]
         word = TITLE_DATE.match(rest.strip(" ,"))
         dates = find_dates(rest, month_first)
         if word is not None and dates:
-            return dates[0].value
+            return dates[0].value, lines[index]
     return None
 
 
