@@ -25,6 +25,21 @@ TERMS_DAYS = guarded(
     re.IGNORECASE,
 )
 """Payment terms in days, in the languages of the labels."""
+_TERMS_WORD = guarded(
+    r"(terms|zahlungsbedingung\w*|zahlungsziel|zahlungsfrist|conditions\s*de\s*(?:paiement|"
+    r"r[èe]glement)|d[ée]lai\s*de\s*paiement|betalingstermijn|betalingsconditie\w*|"
+    r"condizioni\s*di\s*pagamento|condiciones\s*de\s*pago|payment\s*due|due\s*in)",
+    re.IGNORECASE,
+)
+_N_DAYS = guarded(r"\b(\d{1,3})\s*" + _DAYS, re.IGNORECASE)
+"""`Payment terms: 14 days`, `Zahlungsziel: 14 Tage`: the days after a terms label."""
+_AT_ONCE = guarded(
+    r"(sofort\s*(?:fällig|zahlbar)|(?:zahlbar|fällig)\s*sofort|due\s*(?:on|upon)\s*receipt|"
+    r"payable\s*(?:immediately|(?:up)?on\s*receipt)|(?:payable|due)\s*immediately|"
+    r"(?:à|dès)\s*r[ée]ception|direct\s*opeisbaar|per\s*omgaande)",
+    re.IGNORECASE,
+)
+"""Due at once: the issue date is the due date."""
 _NOT_TERMS = guarded(
     r"(verzug|mahn|\blate\b|retard|p[ée]nalit|interest|zinsen|intérêts|rücksend|rückgab|widerruf|"
     r"umtausch|return|retour|"
@@ -78,15 +93,23 @@ def computed_due(lines: list[str], issued: date | None) -> DueDate:
     Skonto, innerhalb von 30 Tagen netto`: the net term)."""
     if issued is None:
         return DueDate(None)
-    terms = [
-        (int(next(g for g in match.groups() if g)), match.group(0))
-        for line in lines
-        if not _NOT_TERMS.search(line)
-        for match in TERMS_DAYS.finditer(line)
-    ]
+    terms = [term for line in lines if not _NOT_TERMS.search(line) for term in _terms(line)]
     terms = [(days, text) for days, text in terms if days <= 180]
     if not terms:
         return DueDate(None)
     days, text = max(terms, key=lambda term: term[0])
     doubt = f"computed from the payment terms ({days} days from the issue date), not printed"
     return DueDate(issued + timedelta(days=days), text, doubt, computed=True)
+
+
+def _terms(line: str) -> list[tuple[int, str]]:
+    """(days, the words that say so) of each term on the line."""
+    found = [
+        (int(next(g for g in match.groups() if g)), match.group(0))
+        for match in TERMS_DAYS.finditer(line)
+    ]
+    if not found and _TERMS_WORD.search(line):
+        found = [(int(match.group(1)), match.group(0)) for match in _N_DAYS.finditer(line)]
+    if not found and (at_once := _AT_ONCE.search(line)) is not None:
+        found = [(0, at_once.group(0))]
+    return found

@@ -28,6 +28,10 @@ _TOTALS = "Nettobetrag: 1.000,00 EUR\nUSt. 19 %: 190,00 EUR\nGesamtbetrag: 1.190
         ("Paiement à 30 jours date de facture.", 30),
         ("Betaling binnen 14 dagen na factuurdatum.", 14),
         ("Bei Zahlung innerhalb von 8 Tagen 2 % Skonto, innerhalb von 30 Tagen netto.", 30),
+        ("Payment terms: 21 days", 21),
+        ("Conditions de paiement : 45 jours", 45),
+        ("Der Rechnungsbetrag ist sofort fällig.", 0),
+        ("Payable upon receipt", 0),
     ],
 )
 def test_a_due_date_is_computed_from_the_terms_and_doubted(terms: str, days: int) -> None:
