@@ -197,7 +197,7 @@ BUYER_LABEL = guarded(
     r"rechnungsa(?:dresse|nschrift)|adresse\s*(?:du\s*client|de\s*facturation)|"
     r"fattura(?:re|to)\s*a|intestatario|facturado\s*a|direcci[óo]n\s*de\s*facturaci[óo]n|"
     r"factuuradres|factuur\s*aan|käufer|leistungsempfänger|kunde|buyer|customer|sold\s*to|client|"
-    r"acheteur|destinataire|factur[ée]\s*à|klant|cliente|destinatario|facturar\s*a)\b",
+    r"acheteur|destinataire|factur[ée]e?\s*à(?!\s*r[ée]gl)|klant|cliente|destinatario|facturar\s*a)\b",
     _I,
 )
 DELIVERY_LABEL = guarded(

@@ -62,30 +62,37 @@ class DueDate:
 
 
 def due_date(lines: list[str], issued: date | None, month_first: bool) -> DueDate:
-    """The printed due date (the first labelled; doubted when another labelled one
-    differs), else the one the terms give from the issue date."""
-    printed = _printed(lines, month_first)
-    if printed:
-        value, source = printed[0]
-        others = {day for day, _ in printed} - {value}
+    """The printed due date: the first labelled on a line without a discount (doubted
+    when another such differs), else the latest date of a discount line (`2 % Skonto bis
+    ..., netto bis ...`); else the one the terms give from the issue date."""
+    plain, discount = _printed(lines, month_first)
+    if plain:
+        value, source = plain[0]
+        others = {day for day, _ in plain} - {value}
         doubt = "two different due dates are printed" if others else None
         return DueDate(value, source, doubt)
+    if discount:
+        return DueDate(*max(discount, key=lambda found: found[0]))
     return computed_due(lines, issued)
 
 
-def _printed(lines: list[str], month_first: bool) -> list[tuple[date, str]]:
-    found: list[tuple[date, str]] = []
+def _printed(
+    lines: list[str], month_first: bool
+) -> tuple[list[tuple[date, str]], list[tuple[date, str]]]:
+    """(date, line) after a due label, apart: on lines without a discount, and the latest
+    date of each line with one (the net date, after the discount's)."""
+    plain: list[tuple[date, str]] = []
+    discount: list[tuple[date, str]] = []
     for index, value in labelled(lines, DUE_LABEL):
         line = lines[index]
         if _DISCOUNT.search(line):
             dates = [d.value for d in find_dates(line, month_first)]
-            if dates:
-                found.append((max(dates), line))
+            discount.extend([(max(dates), line)] if dates else [])
             continue
         after = find_dates(value, month_first)
         if after:
-            found.append((after[0].value, line))
-    return found
+            plain.append((after[0].value, line))
+    return plain, discount
 
 
 def computed_due(lines: list[str], issued: date | None) -> DueDate:

@@ -44,7 +44,7 @@ def _days(truth: Truth) -> int:
 
 def _variant(truth: Truth, count: int) -> int:
     """Which of `count` variants this seed prints (drawn from the values, so stable)."""
-    return (truth.issue_date.toordinal() + len(truth.lines)) % count
+    return (sum(map(ord, truth.number)) + truth.issue_date.day) % count
 
 
 def _rows(page: Page, x: float, x_end: float, y: float, rows: list[tuple[str, str]]) -> float:
@@ -96,8 +96,10 @@ def german_terms(truth: Truth) -> bytes:
         f"Zahlungsbedingungen: Netto {days} Tage",
         f"Zahlungsziel: {days} Tage netto ab Rechnungsdatum.",
         f"Bei Zahlung bis {skonto} 2 % Skonto, netto bis {date_in('de', truth.due_date)}.",
-    )[_variant(truth, 4)]
-    page.text(20, y + 8, terms)
+        f"Zahlbar bis {skonto} mit 2 % Skonto\nZahlbar bis {date_in('de', truth.due_date)} "
+        "ohne Abzug",
+    )[_variant(truth, 5)]
+    page.lines(20, y + 8, terms.split("\n"))
     footer(page, truth, "USt-IdNr.")
     return page.bytes()
 

@@ -57,6 +57,12 @@ def test_a_discount_line_gives_its_net_date() -> None:
     assert (due.value, due.doubt) == (date(2024, 3, 4), None)
 
 
+def test_a_discount_date_on_its_own_line_is_not_the_due_date() -> None:
+    lines = ["Zahlbar bis 10.02.2024 mit 2 % Skonto", "Zahlbar bis 04.03.2024 ohne Abzug"]
+    due = due_date(lines, None, month_first=False)
+    assert (due.value, due.doubt) == (date(2024, 3, 4), None)
+
+
 def test_two_different_printed_due_dates_are_doubted() -> None:
     due = due_date(["Fällig am 17.02.2024", "Zahlbar bis 20.02.2024"], None, month_first=False)
     assert due.value == date(2024, 2, 17)
