@@ -83,8 +83,11 @@ def _printed(
     date of each line with one (the net date, after the discount's)."""
     plain: list[tuple[date, str]] = []
     discount: list[tuple[date, str]] = []
+    read: set[int] = set()
     for index, value in labelled(lines, DUE_LABEL):
         line = lines[index]
+        if index in read:
+            continue  # one date a line: after its label (`Date : ... Échéance : ...`)
         if _DISCOUNT.search(line):
             dates = [d.value for d in find_dates(line, month_first)]
             discount.extend([(max(dates), line)] if dates else [])
@@ -92,6 +95,7 @@ def _printed(
         after = find_dates(value, month_first)
         if after:
             plain.append((after[0].value, line))
+            read.add(index)
     return plain, discount
 
 

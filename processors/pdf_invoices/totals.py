@@ -222,8 +222,13 @@ def _sources(
 
 def _deducted(lines: list[str]) -> bool:
     """A line with an amount takes something off (`abzgl. geleistete Abschläge`, `Payment
-    received`)."""
-    return any(DEDUCTION.search(line) and find_amounts(line) for line in lines)
+    received`); a charge or allowance (`Abschlag Rabatt -20,00`) is part of the net."""
+    return any(
+        DEDUCTION.search(line)
+        and find_amounts(line)
+        and (PREPAID_LABEL.search(line) or not CHARGE_LABEL.search(line))
+        for line in lines
+    )
 
 
 def vat_doubt(lines: list[str], vat: Decimal | None) -> bool:

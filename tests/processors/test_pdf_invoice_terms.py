@@ -63,6 +63,16 @@ def test_a_discount_date_on_its_own_line_is_not_the_due_date() -> None:
     assert (due.value, due.doubt) == (date(2024, 3, 4), None)
 
 
+def test_a_date_before_the_due_label_on_its_line_is_another_one() -> None:
+    due = due_date(["Date : 06/01/2025    Échéance : 20/01/2025"], None, month_first=False)
+    assert (due.value, due.doubt) == (date(2025, 1, 20), None)
+
+
+def test_an_allowance_is_no_deduction_from_the_gross() -> None:
+    text = _HEAD + "Abschlag Rabatt -20,00\n" + _TOTALS
+    assert EvidenceField.AMOUNT_DUE not in read_invoice(text).doubts
+
+
 def test_two_different_printed_due_dates_are_doubted() -> None:
     due = due_date(["Fällig am 17.02.2024", "Zahlbar bis 20.02.2024"], None, month_first=False)
     assert due.value == date(2024, 2, 17)
