@@ -121,13 +121,13 @@ def german_instalments(truth: Truth) -> bytes:
     )
     for x, head in ((60, "USt-Satz"), (105, "Netto"), (145, "USt"), (190, "Brutto")):
         page.right(x, 80, head, bold=True)
-    y = 85
+    y: float = 85
     taxes = truth.taxes()
     for rate, base in truth.bases().items():
         cells = (f"{rate_text(rate)} %", *(amount_in("de", v) for v in (base, taxes[rate])))
         values = (*cells, amount_in("de", base + taxes[rate]))
-        for x, value in zip((60, 105, 145, 190), values, strict=True):
-            page.right(x, y, value)
+        for x, cell in zip((60, 105, 145, 190), values, strict=True):
+            page.right(x, y, cell)
         y += 5
     page.text(20, y, "Summe", bold=True)
     sums = (truth.net, truth.vat, truth.gross)
