@@ -27,14 +27,11 @@ from processors.pdf_layout.lines import Line, PageLayout
 from processors.pdf_layout.pairs import label_values
 from processors.pdf_layout.words import Word
 from processors.results.evidence import Box, Confidence, EvidenceField, FieldEvidence, PageSize
+from processors.text_values import MONTHS
 
 _RUN = 6
 """Words a printed value may span (`12 March 2024`, `DE89 3704 0044 0532 0130 00`)."""
 _EDGES = re.compile(r"^[^\w-]+|[^\w]+$")
-_MONTHS = (
-    "January", "February", "March", "April", "May", "June", "July", "August",
-    "September", "October", "November", "December",
-)  # fmt: skip
 
 
 _LABELS: dict[EvidenceField, re.Pattern[str]] = {
@@ -52,11 +49,21 @@ _LABELS: dict[EvidenceField, re.Pattern[str]] = {
 
 
 def field_evidence(
-    pages: tuple[PageLayout, ...], invoice: Invoice, doubts: Mapping[EvidenceField, str]
+    pages: tuple[PageLayout, ...],
+    invoice: Invoice,
+    doubts: Mapping[EvidenceField, str],
+    sources: Mapping[EvidenceField, str] | None = None,
 ) -> tuple[FieldEvidence, ...]:
+    """Each field's page and box: where the text line the reader chose it from
+    (`sources`) prints it, else at its label, else where first printed; a value the page
+    does not print (a due date computed from the terms) is boxed on its source's words."""
     found: list[FieldEvidence] = []
+    sources = sources or {}
     for field, forms in _printed_forms(invoice):
-        hit = _locate(pages, forms, _LABELS.get(field))
+        source = sources.get(field)
+        hit = _locate(pages, forms, _LABELS.get(field), source)
+        if hit is None and source is not None:
+            hit = _locate_text(pages, source)
         if hit is None:
             continue
         page, box = hit
@@ -103,8 +110,12 @@ def _date_forms(day: date) -> set[str]:
     d, m, y = f"{day.day:02d}", f"{day.month:02d}", str(day.year)
     numeric = {f"{d}{sep}{m}{sep}{y}" for sep in "./-"} | {f"{m}/{d}/{y}", day.isoformat()}
     short = {f"{day.day}.{day.month}.{y}", f"{d}.{m}.{y[2:]}"}
-    month = _MONTHS[day.month - 1]
-    words = {f"{day.day}{month}{y}", f"{month}{day.day},{y}", f"{day.day}{month[:3]}{y}"}
+    names = [name for name, number in MONTHS.items() if number == day.month]
+    words = {
+        form
+        for name in names
+        for form in (f"{day.day}{name}{y}", f"{d}{name}{y}", f"{name}{day.day}{y}")
+    }
     return {_key(form) for form in numeric | short | words}
 
 
@@ -116,16 +127,24 @@ def _amount_forms(amount: Decimal) -> set[str]:
 
 
 def _locate(
-    pages: tuple[PageLayout, ...], forms: set[str], label: re.Pattern[str] | None
+    pages: tuple[PageLayout, ...],
+    forms: set[str],
+    label: re.Pattern[str] | None,
+    source: str | None = None,
 ) -> tuple[PageLayout, Box] | None:
-    """The first run of words on a line (top to bottom) that prints one of `forms` at
-    `label`, else the first that prints it at all."""
+    """The first run of words on a line (top to bottom) that prints one of `forms` in the
+    row the reader read it from (`source`), else at `label`, else the first that prints
+    it at all."""
     places = [
         (page, line, Box.around(word.box for word in run))
         for page in pages
         for line in page.lines
         if (run := _run(line.words, forms)) is not None
     ]
+    if source is not None and len(places) > 1:
+        chosen = next((p for p in places if _in_source(p[0], p[1], _key(source))), None)
+        if chosen is not None:
+            return chosen[0], chosen[2]
     if label is not None and len(places) > 1:
         labelled = next((p for p in places if _at_label(p[0], p[1], p[2], label)), None)
         if labelled is not None:
@@ -142,6 +161,29 @@ def _at_label(page: PageLayout, line: Line, box: Box, label: re.Pattern[str]) ->
     return any(_inside(box, found.value_box) for found in label_values(page, label))
 
 
+def _in_source(page: PageLayout, line: Line, source: str) -> bool:
+    """The line's row is the text line the value was read from (one prints the other:
+    the layout text joins a row's columns, the plain text may split them)."""
+    row = next((row for row in page.rows if line in row), (line,))
+    printed = _key(" ".join(each.text for each in row))
+    return bool(printed) and (printed in source or source in printed)
+
+
+def _locate_text(pages: tuple[PageLayout, ...], text: str) -> tuple[PageLayout, Box] | None:
+    """The first run of words that prints `text` (a terms phrase: `innerhalb von 14
+    Tagen`)."""
+    forms = {_key(text)}
+    for page in pages:
+        for line in page.lines:
+            run = _run(line.words, forms, _TEXT_RUN)
+            if run is not None:
+                return page, Box.around(word.box for word in run)
+    return None
+
+
+_TEXT_RUN = 12
+
+
 def _inside(box: Box, value: Box, slack: float = 1.0) -> bool:
     return (
         value.x0 - slack <= box.x0
@@ -151,10 +193,10 @@ def _inside(box: Box, value: Box, slack: float = 1.0) -> bool:
     )
 
 
-def _run(words: tuple[Word, ...], forms: set[str]) -> tuple[Word, ...] | None:
+def _run(words: tuple[Word, ...], forms: set[str], longest: int = _RUN) -> tuple[Word, ...] | None:
     for start in range(len(words)):
         text = ""
-        for end in range(start, min(start + _RUN, len(words))):
+        for end in range(start, min(start + longest, len(words))):
             text += _word_key(words[end].text, first=end == start)
             if text in forms:
                 return words[start : end + 1]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
@@ -32,6 +32,7 @@ from processors.pdf_invoices.parties import (
     vat_id_in_doubt,
     vat_ids,
 )
+from processors.pdf_invoices.terms import DueDate, due_date
 from processors.pdf_invoices.totals import totals, vat_doubt
 from processors.pdf_invoices.totals_choice import totals_doubts
 from processors.results.evidence import EvidenceField
@@ -55,6 +56,8 @@ class Reading:
     checks: dict[str, Any]
     doubts: dict[EvidenceField, str]
     """The fields the reader doubts, with the reason (their evidence is `low`)."""
+    sources: dict[EvidenceField, str] = field(default_factory=dict)
+    """The text line (or phrase) each field was read from: its evidence is found there."""
 
 
 def extract_invoice(text: str, credit_note: bool = False) -> tuple[Invoice, dict[str, Any]]:
@@ -69,13 +72,14 @@ def read_invoice(text: str, credit_note: bool = False) -> Reading:
     seller_vat, buyer_vat = vat_ids(lines)
     ibans = find_ibans(text)
     unverified = None if ibans else _unverified_iban(text)
-    issued, issue_doubt = _issue_date(lines, month_first)
+    issued, issue_doubt, issue_source = _issue_date(lines, month_first)
+    due = _due_date(lines, issued, month_first)
     invoice = Invoice(
         number=invoice_number(lines),
         invoice_type=InvoiceType.CREDIT_NOTE if credit_note else InvoiceType.INVOICE,
         type_code=None,
         issue_date=issued,
-        due_date=_due_date(lines, month_first),
+        due_date=due.value,
         currency=_currency(text),
         seller=Party(name=seller_name(lines), vat_id=seller_vat, tax_number=tax_number(text)),
         buyer=Party(name=buyer_name(lines), vat_id=buyer_vat),
@@ -94,11 +98,20 @@ def read_invoice(text: str, credit_note: bool = False) -> Reading:
         doubts[EvidenceField.SELLER_VAT_ID] = (
             "more than one VAT id is printed, and none is marked as the buyer's"
         )
+    if due.doubt and not due.computed:
+        doubts[EvidenceField.DUE_DATE] = due.doubt
     if unverified:
         doubts[EvidenceField.PAYEE_IBAN] = "printed after IBAN, but its check digits do not verify"
     if doubts:
         checks = {**checks, "confidence": "low", "needsReview": True}
-    return Reading(invoice, checks, doubts)
+    if due.doubt and due.computed:  # the terms are printed: `low`, not for review
+        doubts[EvidenceField.DUE_DATE] = due.doubt
+    sources = dict(decided.sources)
+    if due.source is not None:
+        sources[EvidenceField.DUE_DATE] = due.source
+    if issue_source is not None:
+        sources[EvidenceField.ISSUE_DATE] = issue_source
+    return Reading(invoice, checks, doubts, sources)
 
 
 _LABELLED_IBAN = re.compile(r"\bIBAN\b\s*:?\s*([A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30})")
@@ -205,57 +218,57 @@ def _number_after_title(lines: list[str]) -> str | None:
     return None
 
 
-def _issue_date(lines: list[str], month_first: bool) -> tuple[date | None, bool]:
+def _issue_date(lines: list[str], month_first: bool) -> tuple[date | None, bool, str | None]:
     """The invoice-date label first, then the date right after the number on the title
     line (`Handelsrechnung Nr. 471102 vom 05.03.2020`), then any date label (not a due,
-    order, delivery or version date), then the first date printed; and whether the date
-    is in doubt: neither labelled as the invoice's nor on its title line."""
+    order, delivery or version date), then the first date printed; whether the date is
+    in doubt (neither labelled as the invoice's nor on its title line); and the line it
+    was read from."""
     explicit, generic = ISSUE_LABELS
     sure = _labelled_date(lines, explicit, month_first) or _title_date(lines, month_first)
     if sure is not None:
-        return sure, False
+        return sure[0], False, sure[1]
     guessed = _labelled_date(lines, generic, month_first, TIME_STAMP) or next(
-        (d.value for d in find_dates("\n".join(lines), month_first)), None
+        ((d.value, line) for line in lines for d in find_dates(line, month_first)), None
     )
-    return guessed, guessed is not None
+    return (guessed[0], True, guessed[1]) if guessed else (None, False, None)
 
 
 def _labelled_date(
     lines: list[str], label: re.Pattern[str], month_first: bool, *others: re.Pattern[str]
-) -> date | None:
-    """The first date after `label` on a line that names no other date (`others` too)."""
+) -> tuple[date, str | None] | None:
+    """The first date after `label` on a line that names no other date (`others` too),
+    and the line it is printed on (none for a column's)."""
     not_labels = (DUE_LABEL, OTHER_DATE, *others)
     in_column = _date_in_column(lines, label, month_first, not_labels)
     if in_column is not None:
-        return in_column
+        return in_column, None
     for index, value in labelled(lines, label):
         if any(other.search(lines[index]) for other in not_labels):
             continue
         dates = find_dates(value, month_first)
         if dates:
-            return dates[0].value
+            below = value not in lines[index] and index + 1 < len(lines)
+            return dates[0].value, lines[index + 1] if below else lines[index]
     return None
 
 
-def _title_date(lines: list[str], month_first: bool) -> date | None:
+def _title_date(lines: list[str], month_first: bool) -> tuple[date, str | None] | None:
     for index, number in _title_numbers(lines):
         rest = lines[index].strip()[number.end() :]
         word = TITLE_DATE.match(rest.strip(" ,"))
         dates = find_dates(rest, month_first)
         if word is not None and dates:
-            return dates[0].value
+            return dates[0].value, lines[index]
     return None
 
 
-def _due_date(lines: list[str], month_first: bool) -> date | None:
+def _due_date(lines: list[str], issued: date | None, month_first: bool) -> DueDate:
+    """Under its column head, else after its label or computed from the terms (`terms`)."""
     in_column = _date_in_column(lines, DUE_LABEL, month_first, ())
     if in_column is not None:
-        return in_column
-    for _, value in labelled(lines, DUE_LABEL):
-        dates = find_dates(value, month_first)
-        if dates:
-            return dates[0].value
-    return None
+        return DueDate(in_column)
+    return due_date(lines, issued, month_first)
 
 
 def _date_in_column(

@@ -87,7 +87,7 @@ DUE_LABEL = guarded(
     r"(due\s*date|due\s*on|payable\s*(?:by|until)|remit\s*until|zahlungsziel|fällig(?:keit)?\w*|"
     r"bis\s*zum|vervaldatum|date\s*limite\s*de\s*paiement|échéance|zahlbar\b[^\n.]{0,30}?\bbis|"
     r"erstatten\s*wir\s*bis|(?:à\s*régler|payer|payable)\s*avant|betalen\s*(?:vóór|voor)|"
-    r"uiterlijk|scadenza|vencimiento|fecha\s*de\s*pago)",
+    r"uiterlijk|scadenza|vencimiento|fecha\s*de\s*pago|netto\s*bis|net\s*(?:by|until))",
     _I,
 )
 OTHER_DATE = guarded(
@@ -138,12 +138,21 @@ AMOUNT_DUE_LABEL = guarded(
 )
 """What is left to pay: the gross less what was paid before (`Zahlbetrag`, `Solde à
 payer`)."""
+DEDUCTION = guarded(
+    r"(abzgl\.?|abzüglich|\bless\b|\bminus\b|d[ée]duction|[àa]\s*d[ée]duire|verrekend|"
+    r"in\s*mindering|\bpaid\b|\bpay[ée]e?s?\b|betaald|bezahlt|gezahlt|geleistet\w*|"
+    r"received|re[çc]u\w*|ontvangen|erhalten\w*|instal+ments?|abschl[äa]g\w*|acompte\w*)",
+    _I,
+)
+"""A line that takes something off the gross: what was paid before, instalments."""
 PREPAID_LABEL = guarded(
     r"(erhaltene\s*anzahlung\w*|anzahlung\w*|vorauszahlung\w*|abschlagszahlung\w*|"
     r"bereits\s*(?:gezahlt|bezahlt|geleistet|erhalten)\w*|geleistete\s*zahlung\w*|"
     r"prepaid\w*|paid\s*amount|amount\s*paid|already\s*paid|total\s*paid|"
     r"\bacomptes?\b|d[ée]j[àa]\s*(?:pay[ée]|r[ée]gl[ée])\w*|vooruitbetaald|reeds\s*betaald|"
-    r"\bacconto\b|\banticipo\b)",
+    r"\bacconto\b|\banticipo\b|geleistete[rn]?\s*abschl\w*|abzgl\.?\s*(?:geleistete[rn]?\s*)?abschl\w*|"
+    r"payments?\s*received|deposits?\s*(?:paid|received)|less\s*deposit\w*|amount\s*received|"
+    r"instal+ments?\s*(?:paid|received)|avance\s*re[çc]ue|reeds\s*ontvangen|al\s*betaald)",
     _I,
 )
 CHARGE_LABEL = guarded(
@@ -188,7 +197,7 @@ BUYER_LABEL = guarded(
     r"rechnungsa(?:dresse|nschrift)|adresse\s*(?:du\s*client|de\s*facturation)|"
     r"fattura(?:re|to)\s*a|intestatario|facturado\s*a|direcci[óo]n\s*de\s*facturaci[óo]n|"
     r"factuuradres|factuur\s*aan|käufer|leistungsempfänger|kunde|buyer|customer|sold\s*to|client|"
-    r"acheteur|destinataire|factur[ée]\s*à|klant|cliente|destinatario|facturar\s*a)\b",
+    r"acheteur|destinataire|factur[ée]e?\s*à(?!\s*r[ée]gl)|klant|cliente|destinatario|facturar\s*a)\b",
     _I,
 )
 DELIVERY_LABEL = guarded(

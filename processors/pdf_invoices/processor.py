@@ -108,7 +108,8 @@ class PdfTextInvoiceProcessor:
                 # The checks are put together as a mapping by the readers of the totals and
                 # the template; their keys are the stored ones.
                 checks=from_json(InvoiceChecks, checks),
-                evidence=field_evidence(pages, reading.invoice, reading.doubts) or None,
+                evidence=field_evidence(pages, reading.invoice, reading.doubts, reading.sources)
+                or None,
                 text=text,
             )
         )

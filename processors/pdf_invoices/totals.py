@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
@@ -14,6 +15,7 @@ from processors.pdf_invoices.labels import (
     AMOUNT_DUE_LABEL,
     CHARGE_LABEL,
     CURRENCY_MARKS,
+    DEDUCTION,
     GROSS_LABEL,
     INCLUSIVE,
     NET_LABEL,
@@ -23,6 +25,7 @@ from processors.pdf_invoices.labels import (
     WORD,
 )
 from processors.pdf_invoices.totals_choice import Candidates, Decision, checks, decide
+from processors.results.evidence import EvidenceField
 from processors.text_values import (
     COLUMN_DEPTH,
     AmountMatch,
@@ -40,12 +43,15 @@ def _label_amounts(
     label: re.Pattern[str],
     exclude: re.Pattern[str] | None,
     skip_zero_rate: bool = False,
+    origins: dict[Decimal, str] | None = None,
 ) -> list[Decimal]:
-    """Amounts printed on (or, for a bare label, right after) lines carrying `label`."""
+    """Amounts printed on (or, for a bare label, right after) lines carrying `label`;
+    `origins` gets the line each was first read from (the field's evidence)."""
     found: list[Decimal] = []
+    origins = {} if origins is None else origins
     for index, line in enumerate(lines):
         if is_header_row(line):
-            found.extend(_column_totals(lines, index, label, exclude))
+            found.extend(_column_totals(lines, index, label, exclude, origins))
             continue
         match = label.search(line)
         if not match or (exclude is not None and exclude.search(line)):
@@ -62,8 +68,10 @@ def _label_amounts(
         amounts = [a for a in amounts if a.value.as_tuple().exponent != 0]
         if amounts:
             chosen = _after_label(line, match.end(), amounts) if on_line else amounts[-1]
-            found.extend(_space_grouped(line if on_line else lines[index + 1], chosen))
-            found.append(abs(chosen.value))
+            source = line if on_line else lines[index + 1]
+            for value in (*_space_grouped(source, chosen), abs(chosen.value)):
+                found.append(value)
+                origins.setdefault(value, source)
     return found
 
 
@@ -122,7 +130,11 @@ def _amounts_below(line: str, start: int, end: int) -> list[AmountMatch]:
 
 
 def _column_totals(
-    lines: list[str], header: int, label: re.Pattern[str], exclude: re.Pattern[str] | None
+    lines: list[str],
+    header: int,
+    label: re.Pattern[str],
+    exclude: re.Pattern[str] | None,
+    origins: dict[Decimal, str],
 ) -> list[Decimal]:
     """Amounts with cents under the header cells that carry `label` (`Montant HT`,
     `Tax`, `Total` over a table): one of them is the total row."""
@@ -135,8 +147,9 @@ def _column_totals(
                 if amount.value.as_tuple().exponent == 0:
                     continue
                 if overlaps(amount.start, amount.end, cell.start, cell.end):
-                    found.extend(_space_grouped(line, amount))
-                    found.append(abs(amount.value))
+                    for value in (*_space_grouped(line, amount), abs(amount.value)):
+                        found.append(value)
+                        origins.setdefault(value, line)
     return found
 
 
@@ -156,8 +169,9 @@ def totals(
     """Every candidate of each total, decided together (`totals_choice`); `negative` for
     a credit note."""
     breakdown = _vat_breakdown(lines)
-    nets = _label_amounts(lines, NET_LABEL, CHARGE_LABEL)
-    vats = _label_amounts(lines, VAT_LABEL, _NOT_VAT, skip_zero_rate=True)
+    origins: dict[EvidenceField, dict[Decimal, str]] = {field: {} for field in _SOURCED}
+    nets = _label_amounts(lines, NET_LABEL, CHARGE_LABEL, origins=origins[_NET])
+    vats = _label_amounts(lines, VAT_LABEL, _NOT_VAT, True, origins[EvidenceField.VAT_TOTAL])
     if any(_zero_rate(line) and VAT_LABEL.search(line) for line in lines):
         vats.append(Decimal("0.00"))  # at 0 % the amount printed is the base, not the VAT
     vats.extend(_rated_vat_sums(lines))
@@ -168,15 +182,53 @@ def totals(
         Candidates(
             nets=nets,
             vats=vats,
-            grosses=_label_amounts(lines, GROSS_LABEL, _NOT_GROSS),
-            dues=_label_amounts(lines, AMOUNT_DUE_LABEL, CHARGE_LABEL),
+            grosses=_label_amounts(lines, GROSS_LABEL, _NOT_GROSS, origins=origins[_GROSS]),
+            dues=_label_amounts(lines, AMOUNT_DUE_LABEL, CHARGE_LABEL, origins=origins[_DUE]),
             prepaids=_label_amounts(lines, PREPAID_LABEL, None),
             printed=frozenset(abs(a.value) for line in lines for a in find_amounts(line)),
             taxed=vat_doubt(lines, Decimal(0)),
+            deducted=_deducted(lines),
         )
     )
+    decision = replace(decision, sources=_sources(decision, origins))
     decision = decision.signed(negative or _printed_negative(lines, decision.gross))
     return decision, breakdown, checks(decision, len(breakdown))
+
+
+_NET, _GROSS, _DUE = EvidenceField.NET_TOTAL, EvidenceField.GROSS_TOTAL, EvidenceField.AMOUNT_DUE
+_SOURCED = (_NET, EvidenceField.VAT_TOTAL, _GROSS, _DUE)
+
+
+def _sources(
+    decision: Decision, origins: dict[EvidenceField, dict[Decimal, str]]
+) -> tuple[tuple[EvidenceField, str], ...]:
+    """The line each total chosen was read from (an amount due equal to the gross: the
+    gross's line when no amount-due line prints it)."""
+    chosen = {
+        _NET: decision.net,
+        EvidenceField.VAT_TOTAL: decision.vat,
+        _GROSS: decision.gross,
+        _DUE: decision.amount_due,
+    }
+    found: dict[EvidenceField, str] = {}
+    for field, value in chosen.items():
+        line = None if value is None else origins[field].get(abs(value))
+        if line is None and field is _DUE and value is not None:
+            line = origins[_GROSS].get(abs(value))
+        if line is not None:
+            found[field] = line
+    return tuple(found.items())
+
+
+def _deducted(lines: list[str]) -> bool:
+    """A line with an amount takes something off (`abzgl. geleistete Abschläge`, `Payment
+    received`); a charge or allowance (`Abschlag Rabatt -20,00`) is part of the net."""
+    return any(
+        DEDUCTION.search(line)
+        and find_amounts(line)
+        and (PREPAID_LABEL.search(line) or not CHARGE_LABEL.search(line))
+        for line in lines
+    )
 
 
 def vat_doubt(lines: list[str], vat: Decimal | None) -> bool:

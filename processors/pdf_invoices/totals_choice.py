@@ -29,6 +29,9 @@ class Candidates:
     breakdown_vat: Decimal | None = None
     taxed: bool = False
     """A rate above zero is printed beside an amount: a zero VAT is the second choice."""
+    deducted: bool = False
+    """A line with an amount takes something off the gross (`abzgl.`, `less`, `paid`), or
+    an amount due is labelled whose amount was not read: the gross is not surely due."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +44,11 @@ class Decision:
     totals: str
     """`passed`, `failed` or `incomplete`."""
     explained: str
+    doubts: tuple[tuple[EvidenceField, str], ...] = ()
+    """Fields in doubt although the arithmetic closes (a value found without its label,
+    an amount due not printed while the page deducts something)."""
+    sources: tuple[tuple[EvidenceField, str], ...] = ()
+    """The text line each total was read from (its evidence)."""
 
     def signed(self, negative: bool) -> Decision:
         if not negative:
@@ -63,7 +71,7 @@ def _close(a: Decimal, b: Decimal) -> bool:
 
 
 def decide(found: Candidates) -> Decision:
-    triple = _consistent(found)
+    triple, labelled = _consistent(found)
     if triple is None:
         net = found.nets[-1] if found.nets else None
         vat = found.vats[-1] if found.vats else None
@@ -84,15 +92,44 @@ def decide(found: Candidates) -> Decision:
         explained += "; gross - prepaid = amount due"
     if due_status == "failed":
         explained += "; the amount due printed is not the gross less what was prepaid"
-    return Decision(net, vat, gross, prepaid, due, status, explained)
+    doubts = _due_doubts(found, gross, prepaid, due, due_status)
+    if not labelled:
+        doubts += ((EvidenceField.GROSS_TOTAL, _UNLABELLED),)
+    return Decision(net, vat, gross, prepaid, due, status, explained, doubts)
 
 
-def _consistent(found: Candidates) -> tuple[Decimal, Decimal, Decimal] | None:
+_UNLABELLED = "no gross is labelled: the sum of net and VAT found printed on the page"
+
+
+def _due_doubts(
+    found: Candidates,
+    gross: Decimal | None,
+    prepaid: Decimal | None,
+    due: Decimal | None,
+    status: str,
+) -> tuple[tuple[EvidenceField, str], ...]:
+    """The amount due in doubt though nothing contradicts it: not printed (taken as the
+    gross, or the gross less a prepayment) while the page deducts something, or printed
+    as the gross while a prepayment below it is printed."""
+    if gross is None or due is None:
+        return ()
+    if status == "assumed" and found.deducted:
+        reason = "no amount due printed with its label, and the page deducts something"
+        return ((EvidenceField.AMOUNT_DUE, reason),)
+    paid = [p for p in found.prepaids if p and p < gross]
+    if status == "passed" and not prepaid and paid and _close(due, gross):
+        reason = "a prepayment is printed, but the amount due read is the gross"
+        return ((EvidenceField.AMOUNT_DUE, reason),)
+    return ()
+
+
+def _consistent(found: Candidates) -> tuple[tuple[Decimal, Decimal, Decimal] | None, bool]:
     """The largest gross (labelled as gross before labelled as due) for which a printed
     net plus a printed VAT adds up; zero VAT only when no VAT amount is printed, and, where
     a rate above zero is printed, only when no VAT above zero adds up to that gross (a
     `TOTAL HT` column holding the gross is no net of a zero VAT); then, without a labelled
-    gross, a labelled net and VAT whose sum is printed on the page."""
+    gross, a labelled net and VAT whose sum is printed on the page (the gross then found
+    without its label: False in the second place)."""
     zero_allowed = not any(found.vats)
     vats = [*found.vats, _ZERO] if zero_allowed else found.vats
     ordered = sorted(set(found.grosses), reverse=True)
@@ -107,12 +144,12 @@ def _consistent(found: Candidates) -> tuple[Decimal, Decimal, Decimal] | None:
         if found.taxed:
             pairs.sort(key=lambda pair: not pair[1])  # stable: the first above zero leads
         if pairs:
-            return pairs[0][0], pairs[0][1], gross
+            return (pairs[0][0], pairs[0][1], gross), True
     sums = [(net + vat, net, vat) for net in found.nets for vat in found.vats if net and vat]
     for total, net, vat in sorted(sums, reverse=True):
         if total in found.printed:
-            return net, vat, total
-    return None
+            return (net, vat, total), False
+    return None, True
 
 
 def _amount_due(
@@ -138,7 +175,12 @@ def _amount_due(
 
 
 def totals_doubts(decision: Decision) -> dict[EvidenceField, str]:
-    """The totals in doubt when the arithmetic does not close, with the reason."""
+    """The totals in doubt when the arithmetic does not close, with the reason, and those
+    the decision doubts though it closes."""
+    return {**dict(decision.doubts), **_arithmetic_doubts(decision)}
+
+
+def _arithmetic_doubts(decision: Decision) -> dict[EvidenceField, str]:
     if decision.totals == "incomplete":
         reason = "net, VAT or gross not found: net + VAT = gross not checked"
         return {f: reason for f in _TOTALS}

@@ -22,6 +22,16 @@ from tests.processors.pdf_invoice_more_layouts import (
     with_disbursement,
 )
 from tests.processors.pdf_invoice_pages import WORDS, Page, footer, items, totals
+from tests.processors.pdf_invoice_terms_layouts import (
+    credit,
+    dutch_terms,
+    english_credit,
+    english_terms,
+    french_two_columns,
+    german_instalments,
+    german_terms,
+    large,
+)
 from tests.processors.pdf_invoice_truth import (
     Truth,
     amount_in,
@@ -335,6 +345,12 @@ TUNING: tuple[Family, ...] = (
     Family("summary_row", lambda s: with_disbursement(random_truth(s, "FR")), summary_row),
     Family("letter_place_date", _with("DE"), letter_place_date),
     Family("form_view", _with("DE"), form_view),
+    Family("german_terms", large("DE"), german_terms),
+    Family("german_instalments", large("DE", "0.6"), german_instalments),
+    Family("english_terms", large("GB", "0.25"), english_terms),
+    Family("french_two_columns", large("FR", "0.3"), french_two_columns),
+    Family("dutch_terms", large("NL", "0.4"), dutch_terms),
+    Family("english_credit", credit, english_credit),
 )
 
 

@@ -60,25 +60,29 @@ CORPUS_EXACT_FLOORS = {
 }  # fmt: skip
 CORPUS_TAKEN_FLOOR = 19
 CORPUS_UNFLAGGED_CEILING = 0
-# Generated, three seeds a family (pdf_accuracy_sets.SEEDS): 13 tuning families, 468 values.
+# Generated, three seeds a family (pdf_accuracy_sets.SEEDS): 19 tuning families, 684 values
+# (six for terms, prepayments and totals layouts added on branch h36totals; the French
+# two-column family's seller, a plain `SA`, is read as the buyer's `SARL` on two seeds).
 TUNING_EXACT_FLOORS = {
-    "BT-1": 39, "BT-2": 39, "BT-5": 39, "BT-27": 39, "BT-31": 39, "BT-44": 39,
-    "BT-109": 39, "BT-110": 39, "BT-112": 39, "BT-115": 39, "BT-84": 39, "BT-9": 39,
+    "BT-1": 57, "BT-2": 57, "BT-5": 57, "BT-27": 55, "BT-31": 57, "BT-44": 57,
+    "BT-109": 57, "BT-110": 57, "BT-112": 57, "BT-115": 57, "BT-84": 57, "BT-9": 57,
 }  # fmt: skip
 TUNING_UNFLAGGED_CEILING = 0
 # The 5 held-out families (180 values): a floor against losing ground, never a target to
 # tune on (pdf_invoice_heldout.py).
 HELD_OUT_EXACT_FLOOR = 158
 HELD_OUT_TAKEN_FLOOR = 15
+HELD_OUT_UNFLAGGED_CEILING = 3
 # The second held-out set, "held-out 2" (pdf_invoice_heldout2.py: 8 families, 282 values),
 # measured on branch heldout39 when it was written, the seller VAT id since every member
-# state's form is read. Never open it to tune; these are no-regression marks only.
+# state's form is read, the amount due and the due date since h36totals (prepayments and
+# instalments, payment terms). Never open it to tune; these are no-regression marks only.
 HELD_OUT_2_EXACT_FLOORS = {
     "BT-1": 24, "BT-2": 23, "BT-5": 24, "BT-27": 18, "BT-31": 18, "BT-44": 12,
-    "BT-109": 24, "BT-110": 24, "BT-112": 24, "BT-115": 21, "BT-84": 21, "BT-9": 20,
+    "BT-109": 24, "BT-110": 24, "BT-112": 24, "BT-115": 24, "BT-84": 21, "BT-9": 23,
 }  # fmt: skip
 HELD_OUT_2_TAKEN_FLOOR = 24
-HELD_OUT_2_UNFLAGGED_CEILING = 9
+HELD_OUT_2_UNFLAGGED_CEILING = 6
 # Boundary documents sent as auto, three seeds each: 15 invoices, 30 other documents.
 BOUNDARY_INVOICES_TAKEN_FLOOR = 15
 BOUNDARY_OTHERS_TAKEN_CEILING = 0
@@ -132,6 +136,7 @@ def test_generated_held_out_families_do_not_lose_ground() -> None:
     assert all(family.held_out for family in HELD_OUT)
     assert tally.count(Verdict.EXACT) >= HELD_OUT_EXACT_FLOOR
     assert tally.taken >= HELD_OUT_TAKEN_FLOOR
+    assert tally.unflagged() <= HELD_OUT_UNFLAGGED_CEILING
 
 
 def test_second_held_out_set_does_not_lose_ground() -> None:

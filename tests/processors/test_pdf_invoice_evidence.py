@@ -3,12 +3,24 @@ or `low` with the reason where the reader doubts it, and the invoice then for re
 
 from __future__ import annotations
 
+import re
+from datetime import date
+from decimal import Decimal
+
+import pytest
+
 from processors.base import ResultType
 from processors.pdf_invoices import PdfTextInvoiceProcessor
 from processors.pdf_invoices.fields import read_invoice
+from processors.pdf_invoices.terms import TERMS_DAYS
+from processors.pdf_layout.document import read_layout
+from processors.pdf_layout.lines import PageLayout
 from processors.results.evidence import EvidenceField
+from processors.results.invoice import InvoiceResult
+from processors.text_values import find_dates
 from testkit.generated_docs import SAMPLE_INVOICE, german_invoice
 from tests.processors.conftest import context
+from tests.processors.pdf_invoice_layouts import TUNING, Family
 from tests.processors.pdf_invoice_pages import Page
 
 MM = 72 / 25.4
@@ -91,3 +103,57 @@ def test_a_total_printed_twice_is_boxed_where_its_label_is() -> None:
     net, gross = evidence["totals.net"]["box"], evidence["totals.gross"]["box"]
     assert evidence["totals.net"]["confidence"] == "high"
     assert 70 * MM < net["y0"] < gross["y0"]  # on the Nettobetrag row, not the item's
+
+
+def _words_in(page: PageLayout, box: dict[str, float]) -> str:
+    """The words whose middle lies in `box`, in reading order."""
+    inside = [
+        word
+        for line in page.lines
+        for word in line.words
+        if box["x0"] - 1 <= (word.box.x0 + word.box.x1) / 2 <= box["x1"] + 1
+        and box["y0"] - 1 <= (word.box.y0 + word.box.y1) / 2 <= box["y1"] + 1
+    ]
+    return " ".join(word.text for word in inside)
+
+
+def _prints(text: str, value: object, month_first: bool) -> bool:
+    if isinstance(value, Decimal):
+        return f"{abs(value):.2f}".replace(".", "") in re.sub(r"\D", "", text)
+    if isinstance(value, date):
+        if value in {d.value for d in find_dates(text, month_first)}:
+            return True
+        return TERMS_DAYS.search(text) is not None  # computed from the terms printed there
+    return re.sub(r"\s", "", str(value)).casefold() in re.sub(r"\s", "", text).casefold()
+
+
+@pytest.mark.parametrize("family", TUNING, ids=lambda family: family.name)
+def test_the_box_of_every_field_prints_its_value(family: Family) -> None:
+    """On every tuning family, each field's box holds the words that print its value (a
+    due date computed from the terms: the terms), on the page it names."""
+    _, pdf, _ = family.document(1)
+    outcome = PdfTextInvoiceProcessor().process(pdf, context())
+    invoice = outcome.result.invoice if isinstance(outcome.result, InvoiceResult) else None
+    assert invoice is not None
+    values: dict[str, object] = {
+        "number": invoice.number,
+        "issueDate": invoice.issue_date,
+        "dueDate": invoice.due_date,
+        "seller.name": invoice.seller.name,
+        "seller.vatId": invoice.seller.vat_id,
+        "buyer.name": invoice.buyer.name,
+        "totals.net": invoice.totals.net,
+        "totals.vat": invoice.totals.vat,
+        "totals.gross": invoice.totals.gross,
+        "totals.amountDue": invoice.totals.amount_due,
+        "paymentMeans.payeeIban": invoice.payment_means[0].payee_iban,
+    }
+    pages = read_layout(pdf, 5)
+    month_first = family.name == "english_credit"
+    boxed = {item["field"]: item for item in outcome.data["evidence"]}
+    assert {"number", "totals.gross", "totals.amountDue", "dueDate"} <= boxed.keys()
+    for name, item in boxed.items():
+        if name == "currency":
+            continue
+        text = _words_in(pages[item["page"] - 1], item["box"])
+        assert _prints(text, values[name], month_first), (name, values[name], text)
