@@ -92,6 +92,17 @@ class AccountWarningOut:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class AnnotationOut:
+    """A note added to an invoice in the web application (an e-invoice's XML is the
+    original and is not edited): the text, who (e-mail; null once the user is
+    deleted) and when."""
+
+    text: str = dataclasses.field(metadata={"key": "text"})
+    by: str | None = dataclasses.field(metadata={"key": "by"})
+    at: str = dataclasses.field(metadata={"key": "at"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ApprovalOut:
     """An invoice approved in the web application: by whom (the user's e-mail; null once
     the user is deleted) and when. A withdrawn approval is null again."""
@@ -377,9 +388,9 @@ class InvoiceResultOut:
     """An invoice: the normalized invoice (EN 16931 terms in the descriptions), its
     direction, how it was read (`validation` of an e-invoice, or `classification`
     and `checks` of a PDF's text, with `needsReview`), and a hybrid's `hybridCheck`.
-    Beside the data: its approval and corrections, the warnings about its bank
-    account, the payments matched to it and the online confirmations of its foreign
-    VAT ids."""
+    Beside the data: its approval, corrections and annotations, the warnings about
+    its bank account, the payments matched to it and the online confirmations of its
+    foreign VAT ids."""
 
     id: str = dataclasses.field(metadata={"key": "id"})
     schema_version: int = dataclasses.field(metadata={"key": "schemaVersion"})
@@ -394,6 +405,9 @@ class InvoiceResultOut:
     corrections: tuple[CorrectionOut, ...] | None = dataclasses.field(
         metadata={"key": "corrections"}, default=None
     )
+    annotations: tuple[AnnotationOut, ...] | None = dataclasses.field(
+        metadata={"key": "annotations"}, default=None
+    )
     account_warnings: tuple[AccountWarningOut, ...] | None = dataclasses.field(
         metadata={"key": "accountWarnings"}, default=None
     )
@@ -402,6 +416,9 @@ class InvoiceResultOut:
     )
     vat_confirmations: tuple[VatConfirmationOut, ...] | None = dataclasses.field(
         metadata={"key": "vatConfirmations"}, default=None
+    )
+    reclassifications: tuple[ReclassificationOut, ...] | None = dataclasses.field(
+        metadata={"key": "reclassifications"}, default=None
     )
 
 
@@ -470,6 +487,9 @@ class OtherDocumentResultOut:
     type: Literal["other_document"] = dataclasses.field(metadata={"key": "type"})
     data: FiledPdf | FiledXml | NonInvoiceXml | FiledPaymentFile = dataclasses.field(
         metadata={"key": "data"}
+    )
+    reclassifications: tuple[ReclassificationOut, ...] | None = dataclasses.field(
+        metadata={"key": "reclassifications"}, default=None
     )
 
 
@@ -589,6 +609,20 @@ class PaymentMeans:
     payer_iban: str | None = dataclasses.field(metadata={"key": "payerIban"})
     mandate_reference: str | None = dataclasses.field(metadata={"key": "mandateReference"})
     reference: str | None = dataclasses.field(metadata={"key": "reference"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReclassificationOut:
+    """An upload behind this result read again as another kind of document in the web
+    application (an other document as an invoice, or back): what it had been read as
+    (`fromType`, a result type), what it was read as then (`toType`, a
+    documentType), who (the user's e-mail; null once the user is deleted) and when."""
+
+    upload_id: str = dataclasses.field(metadata={"key": "uploadId"})
+    from_type: str = dataclasses.field(metadata={"key": "fromType"})
+    to_type: str = dataclasses.field(metadata={"key": "toType"})
+    by: str | None = dataclasses.field(metadata={"key": "by"})
+    at: str = dataclasses.field(metadata={"key": "at"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

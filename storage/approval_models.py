@@ -1,8 +1,9 @@
 """Invoices approved and corrected in the web application (issue 43): every approval,
 withdrawal and correction is a row of its own, so the trail of who did what when stays.
-An invoice is approved when its latest row approves. Goes with the result when that is
-purged (ON DELETE CASCADE). Imported at the end of storage/models.py, so the one
-metadata holds the table too.
+An invoice is approved when its latest row approves. Notes (annotations) on an invoice,
+an e-invoice above all, whose XML is the original and is never edited, are rows too.
+All go with the result when that is purged (ON DELETE CASCADE). Imported at the end of
+storage/models.py, so the one metadata holds the tables too.
 """
 
 from __future__ import annotations
@@ -42,6 +43,23 @@ class InvoiceCorrectionRow(Base):
     new_value: Mapped[str | None] = mapped_column(Text)
     user_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id"))
     at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+ANNOTATION_MAX_CHARS = 2_000
+
+
+class InvoiceAnnotationRow(Base):
+    """A note on an invoice (issue 43): the text, who and when. Notes are only ever
+    added; the document and its data stay as read."""
+
+    __tablename__ = "invoice_annotations"
+    __table_args__ = (Index("ix_invoice_annotations_result", "result_id", "at"),)
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    result_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("results.id", ondelete="CASCADE"))
+    user_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id"))
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    text: Mapped[str] = mapped_column(String(ANNOTATION_MAX_CHARS))
 
 
 class UploadReclassificationRow(Base):

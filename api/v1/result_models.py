@@ -230,6 +230,18 @@ class CorrectionOut(BaseModel):
     at: str = Field(description="ISO 8601 UTC with `Z`.")
 
 
+class AnnotationOut(BaseModel):
+    """A note added to an invoice in the web application (an e-invoice's XML is the
+    original and is not edited): the text, who (e-mail; null once the user is deleted)
+    and when."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    by: str | None
+    at: str = Field(description="ISO 8601 UTC with `Z`.")
+
+
 class ReclassificationOut(BaseModel):
     """An upload behind this result read again as another kind of document in the web
     application (an other document as an invoice, or back): what it had been read as
@@ -252,7 +264,7 @@ class InvoiceResultOut(ResultBase):
     """An invoice: the normalized invoice (EN 16931 terms in the descriptions), its
     direction, how it was read (`validation` of an e-invoice, or `classification` and
     `checks` of a PDF's text, with `needsReview`), and a hybrid's `hybridCheck`. Beside
-    the data: its approval and corrections, the warnings about its bank account, the
+    the data: its approval, corrections and annotations, the warnings about its bank account, the
     payments matched to it and the online confirmations of its foreign VAT ids."""
 
     type: Literal["invoice"]
@@ -263,6 +275,9 @@ class InvoiceResultOut(ResultBase):
     corrections: list[CorrectionOut] = Field(
         default_factory=list,
         description="Corrections of a PDF invoice's fields, oldest first; `data` has them applied.",
+    )
+    annotations: list[AnnotationOut] = Field(
+        default_factory=list, description="Notes added to the invoice, oldest first."
     )
     accountWarnings: list[AccountWarningOut] = Field(default_factory=list)
     paymentMatches: list[PaymentMatchOut] = Field(default_factory=list)

@@ -24,6 +24,7 @@ from storage.models import Result
 from storage.payment_match_models import PaymentMatchRow
 from storage.repositories import (
     bank_accounts,
+    invoice_annotations,
     invoice_approvals,
     invoice_corrections,
     payment_matches,
@@ -74,15 +75,16 @@ def typed_result(
 
 def result_checks(session: Session, results: list[Result]) -> dict[uuid.UUID, dict[str, Any]]:
     """What the company's history adds to each result's answer: an invoice's approval,
-    corrections, bank account warnings and online VAT id confirmations, the payments
-    matched to an invoice or to a statement's transactions, how an invoice's or other
-    document's uploads were reclassified."""
+    corrections, annotations, bank account warnings and online VAT id confirmations, the
+    payments matched to an invoice or to a statement's transactions, how an invoice's or
+    other document's uploads were reclassified."""
     ids = [r.id for r in results if r.type in ("invoice", "bank_statement")]
     warnings = bank_accounts.warnings_of_results(session, ids)
     matches = payment_matches.matches_of_results(session, ids)
     confirmations = vat_confirmations.confirmations_of_results(session, ids)
     approvals = invoice_approvals.approvals_of(session, ids)
     corrections = invoice_corrections.corrections_of(session, ids)
+    annotations = invoice_annotations.annotations_of(session, ids)
     reclassified = reclassifications.of_results(
         session, [r.id for r in results if r.type in ("invoice", "other_document")]
     )
@@ -95,6 +97,10 @@ def result_checks(session: Session, results: list[Result]) -> dict[uuid.UUID, di
             extra["corrections"] = [
                 {"field": c.field, "old": c.old, "new": c.new, "by": c.by, "at": utc_z(c.at)}
                 for c in corrections.get(result.id, [])
+            ]
+            extra["annotations"] = [
+                {"text": a.text, "by": a.by, "at": utc_z(a.at)}
+                for a in annotations.get(result.id, [])
             ]
             extra["accountWarnings"] = [_warning(w) for w in warnings.get(result.id, [])]
             extra["vatConfirmations"] = confirmations.get(result.id, [])

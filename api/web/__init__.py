@@ -19,6 +19,7 @@ from starlette.types import ExceptionHandler
 
 from api.body_limits import BodyKind, body_limit
 from api.web import (
+    annotation_pages,
     bank_account_pages,
     batches,
     datev_pages,
@@ -59,6 +60,7 @@ def web_router() -> APIRouter:
     router.include_router(upload_pages.router)
     router.include_router(results.router)
     router.include_router(reclassify_pages.router)
+    router.include_router(annotation_pages.router)
     router.include_router(bank_account_pages.router)
     router.include_router(payment_pages.router)
     return router

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from api.body_limits import BodyKind, body_limit
 from api.deps import ServicesDep
+from api.web.annotation_pages import annotations_view
 from api.web.approval_views import approval_view
 from api.web.auth import CsrfUser, CurrentUser, WebUser
 from api.web.check_views import account_warning_views, tax_id_views, vat_confirmation_views
@@ -123,6 +124,7 @@ def invoice_page(
             "print_url": f"/app/invoices/{result.id}/print",
             "approval": approval_view(invoice_approvals.history(session, result.id)),
             "corrections": corrections_view(result.data, data, steps),
+            "annotations": annotations_view(session, result),
             "reclassify": reclassify_view(session, result),
         }
 
