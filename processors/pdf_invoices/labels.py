@@ -210,7 +210,9 @@ NAME_LABEL = guarded(
 """`Name: Kunden AG Mitte` in a party block: the value is the name, without its label."""
 LEGAL_FORM = guarded(
     r"\b(GmbH|AG|KG|OHG|UG|e\.K\.|Inc\.?|Ltd\.?|Limited|LLC|B\.V\.|N\.V\.|SAS|SARL|S\.A\.|"
-    r"SE|plc|Corp\.?|BV|NV|VOF|S\.r\.l\.|SRL|S\.p\.A\.|SpA|LLP|EURL|SASU|KGaA|mbH)(?=\W|$)"
+    r"SE|plc|Corp\.?|BV|NV|VOF|S\.r\.l\.|SRL|S\.p\.A\.|SpA|LLP|EURL|SASU|KGaA|mbH|mbB|"
+    r"S\.\s?à\s?r\.\s?l\.|S\.L\.U?\.?|S\.A\.U\.|SLU|S\.n\.c\.|S\.a\.s\.|GbR|PartG|eG|e\.V\.|"
+    r"Sp\.\s?z\s?o\.o\.|s\.r\.o\.|Kft\.?|A/S|ApS|Oy|Lda\.?|BVBA|SPRL)(?=\W|$)"
 )
 COLUMN_GAP = guarded(r"\s{6,}")
 RETURN_ADDRESS_SEP = guarded("(?<!\\s)\\s+[\u25cf\u00b7\u2022|\u2013-]\\s+")

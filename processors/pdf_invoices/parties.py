@@ -157,16 +157,36 @@ def seller_name(lines: list[str]) -> str | None:
     """The name in a seller block (`Verkäufer` / `Name: Lieferant GmbH`), else the first
     part of the return-address line, else the first short line that carries a legal
     form."""
+    return labelled_seller(lines) or legal_form_line(lines)
+
+
+def labelled_seller(lines: list[str]) -> str | None:
+    """The seller as the text says it: in its labelled block, or first on the return
+    address line."""
     in_block = block_name(lines, SELLER_LABEL)
     if in_block is not None:
         return in_block
     index = _return_address(lines)
     if index is not None:
         return RETURN_ADDRESS_SEP.split(_left_column(lines[index]))[0].strip()
-    for line in lines:
-        if LEGAL_FORM.search(line) and len(line.strip()) <= 45:
-            return _without_label(line.strip().strip(",:"))
     return None
+
+
+def legal_form_line(lines: list[str]) -> str | None:
+    """The first short line that carries a legal form: a guess, since any party's name
+    may come first. A legal form alone on its line (`Hoffmann Anlagenbau` over `GmbH &
+    Co. KG`) ends the name on the line above."""
+    for index, line in enumerate(lines):
+        if LEGAL_FORM.search(line) and len(line.strip()) <= 45:
+            name = _without_label(line.strip().strip(",:"))
+            if FORM_ONLY.match(name) and index:
+                return f"{_left_column(lines[index - 1]).strip()} {name}"
+            return name
+    return None
+
+
+FORM_ONLY = re.compile(r"^(?:[&.,]?\s*(?:Co\b|" + LEGAL_FORM.pattern + r")[\s.&,]*)+$")
+"""A line that is a legal form alone: the end of a name set over two lines."""
 
 
 def buyer_name(lines: list[str]) -> str | None:

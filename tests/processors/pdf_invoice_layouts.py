@@ -22,6 +22,7 @@ from tests.processors.pdf_invoice_more_layouts import (
     with_disbursement,
 )
 from tests.processors.pdf_invoice_pages import WORDS, Page, footer, items, totals
+from tests.processors.pdf_invoice_party_layouts import PARTY_FAMILIES
 from tests.processors.pdf_invoice_truth import (
     Truth,
     amount_in,
@@ -335,6 +336,7 @@ TUNING: tuple[Family, ...] = (
     Family("summary_row", lambda s: with_disbursement(random_truth(s, "FR")), summary_row),
     Family("letter_place_date", _with("DE"), letter_place_date),
     Family("form_view", _with("DE"), form_view),
+    *(Family(name, truth, render) for name, truth, render in PARTY_FAMILIES),
 )
 
 

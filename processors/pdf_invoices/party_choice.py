@@ -1,0 +1,118 @@
+"""Seller and buyer decided together, from the text's labelled readings and the page's
+party blocks (`party_blocks.py`):
+
+- a name the text reads under its label (`Verkäufer`, `Bill to`, ...) or from the return
+  address stands;
+- else the buyer is a labelled block of the page's words, else the address the layout
+  places best as the buyer's (a window, left or right), else the first address in the
+  upper half that is not the seller's;
+- the seller is the address the layout places best as the seller's (letterhead, footer,
+  side bar, its own data around it) and that is not the buyer's; the text's guess (the
+  first line with a legal form) where no block is the seller's, and where the two
+  disagree the layout wins, `low`.
+
+A name read from the layout alone is `low`, with its reason, unless it is the DIN 5008
+window's address; so is a name two blocks claim alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from processors.invoice_model import Invoice
+from processors.pdf_invoices.fields import Reading
+from processors.pdf_invoices.labels import BUYER_LABEL
+from processors.pdf_invoices.letterhead import address_name, geometry_block, geometry_seller
+from processors.pdf_invoices.parties import labelled_seller, legal_form_line
+from processors.pdf_invoices.party_blocks import PartyBlock, party_blocks
+from processors.pdf_invoices.window import window_buyer
+from processors.pdf_layout.lines import PageLayout
+from processors.results.evidence import EvidenceField
+from processors.text_values import lines_of
+
+LAYOUT_DOUBT = "read from the page's layout, not from a labelled line"
+TIE_DOUBT = "two address blocks of the page are placed alike for this party"
+DISAGREE_DOUBT = "the page's layout places another name here than the text's first company"
+_PLACED = 2
+"""The least score of a block taken for a party by its place alone."""
+
+
+def with_parties(reading: Reading, pages: tuple[PageLayout, ...], text: str) -> Reading:
+    blocks = party_blocks(pages[0]) if pages else []
+    reading = _with_buyer(reading, pages, blocks)
+    return _with_seller(reading, pages, blocks, lines_of(text))
+
+
+def _with_buyer(
+    reading: Reading, pages: tuple[PageLayout, ...], blocks: list[PartyBlock]
+) -> Reading:
+    invoice = reading.invoice
+    if invoice.buyer.name is not None:
+        return reading
+    in_window = window_buyer(pages)
+    best, tie = _best(blocks, lambda block: block.buyer - block.seller)
+    name = geometry_block(pages, BUYER_LABEL)
+    doubt: str | None = LAYOUT_DOUBT
+    if name is None and best is not None and best.buyer >= _PLACED:
+        name, doubt = best.name, TIE_DOUBT if tie else None
+        if name != in_window and doubt is None:
+            doubt = LAYOUT_DOUBT if best.buyer < 3 else None
+    if name is None and in_window is not None:
+        name, doubt = in_window, None
+    if name is None and pages:
+        name = address_name(pages[0], invoice.seller.name)
+    if name is None:
+        return reading
+    buyer = replace(invoice.buyer, name=name)
+    return _set(reading, EvidenceField.BUYER_NAME, replace(invoice, buyer=buyer), doubt)
+
+
+def _with_seller(
+    reading: Reading, pages: tuple[PageLayout, ...], blocks: list[PartyBlock], lines: list[str]
+) -> Reading:
+    invoice = reading.invoice
+    if labelled_seller(lines) is not None and invoice.seller.name is not None:
+        return reading
+    buyer = (invoice.buyer.name or "").casefold()
+    guess = legal_form_line(lines)
+    if guess is not None and guess.casefold() == buyer:
+        guess = None  # the buyer's name is no seller's
+    mine = [block for block in blocks if block.name.casefold() != buyer]
+    best, tie = _best(mine, lambda block: block.seller - block.buyer)
+    placed = best is not None and best.seller >= _PLACED and best.seller > best.buyer
+    name, doubt = guess, None
+    if placed and best is not None and (guess is None or not _same(best.name, guess)):
+        name, doubt = best.name, LAYOUT_DOUBT if guess is None else DISAGREE_DOUBT
+    elif placed and tie:
+        doubt = TIE_DOUBT
+    if name is None:
+        name, doubt = geometry_seller(pages, invoice.buyer.name), LAYOUT_DOUBT
+    if name is None or (name == invoice.seller.name and doubt is None):
+        return reading
+    seller = replace(invoice.seller, name=name)
+    return _set(reading, EvidenceField.SELLER_NAME, replace(invoice, seller=seller), doubt)
+
+
+def _same(one: str, other: str) -> bool:
+    one, other = one.casefold(), other.casefold()
+    return one == other or one.startswith(other) or other.startswith(one)
+
+
+def _best(
+    blocks: list[PartyBlock], key: Callable[[PartyBlock], int]
+) -> tuple[PartyBlock | None, bool]:
+    """The block ranked first by `key`, and whether another ranks alike."""
+    ranked = sorted(blocks, key=key, reverse=True)
+    if not ranked:
+        return None, False
+    return ranked[0], len(ranked) > 1 and key(ranked[1]) == key(ranked[0])
+
+
+def _set(reading: Reading, field: EvidenceField, invoice: Invoice, doubt: str | None) -> Reading:
+    doubts = dict(reading.doubts)
+    if doubt is not None:
+        doubts[field] = doubt
+    else:
+        doubts.pop(field, None)
+    return replace(reading, invoice=invoice, doubts=doubts)
