@@ -177,7 +177,7 @@ def legal_form_line(lines: list[str]) -> str | None:
     may come first. A legal form alone on its line (`Hoffmann Anlagenbau` over `GmbH &
     Co. KG`) ends the name on the line above."""
     for index, line in enumerate(lines):
-        if LEGAL_FORM.search(line) and len(line.strip()) <= 45:
+        if LEGAL_FORM.search(line) and len(line.strip()) <= 45 and not _COPYRIGHT.search(line):
             name = _without_label(line.strip().strip(",:"))
             if FORM_ONLY.match(name) and index:
                 return f"{_left_column(lines[index - 1]).strip()} {name}"
@@ -185,6 +185,8 @@ def legal_form_line(lines: list[str]) -> str | None:
     return None
 
 
+_COPYRIGHT = re.compile(r"\(c\)|©|copyright", re.IGNORECASE)
+"""`(c) AWV e.V. 2020`: whose form the page is, not who sends it."""
 FORM_ONLY = re.compile(r"^(?:[&.,]?\s*(?:Co\b|" + LEGAL_FORM.pattern + r")[\s.&,]*)+$")
 """A line that is a legal form alone: the end of a name set over two lines."""
 

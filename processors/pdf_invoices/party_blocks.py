@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from processors.pdf_invoices.labels import (
     BUYER_LABEL,
     DELIVERY_LABEL,
+    LEGAL_FORM,
     POSTAL,
     SELLER_LABEL,
     STREET,
@@ -59,7 +60,7 @@ def party_blocks(page: PageLayout) -> list[PartyBlock]:
     footer = " ".join(line.text for line in regions.footer.lines) if regions.footer else ""
     found: list[PartyBlock] = []
     for line in page.lines:
-        if not POSTAL.search(line.text) or _run_together(line.text):
+        if not _town(line.text):
             continue
         above = _column(page, line, below=False)
         read = _address(above)
@@ -102,8 +103,8 @@ def _address(above: list[Line]) -> tuple[str, tuple[Line, ...], str] | None:
     for line in above[:_DEPTH]:
         if stack and stack[-1].box.y0 - line.box.y1 > _GAP * line.height:
             break
-        if POSTAL.search(line.text) and not stack:
-            return None  # two postcode lines: the lower one is a second address's
+        if _town(line.text):
+            break  # the end of an address above
         stack.append(line)
     label = ""
     head: list[Line] = []
@@ -114,17 +115,18 @@ def _address(above: list[Line]) -> tuple[str, tuple[Line, ...], str] | None:
             label, head = kind, []
             continue
         head.append(line)
-    names = [line for line in head if _names(line.text)]
+    street = next((i for i, line in enumerate(head) if STREET.search(line.text)), len(head))
+    names = [index for index, line in enumerate(head[:street]) if _names(line.text)]
     if not names:
         return None
-    first = names[0]
-    if _FORM_ONLY.match(first.text.strip()):
-        return None
-    index = head.index(first)
-    name, lines = first.text.strip(), [first]
-    after = head[index + 1] if index + 1 < len(head) else None
-    if after is not None and _FORM_ONLY.match(after.text.strip()):
-        name, lines = f"{name} {after.text.strip()}", [first, after]
+    formed = [index for index in names if LEGAL_FORM.search(head[index].text)]
+    index = (formed or names)[-1]  # a company over its contact; else the nearest line
+    # over the street, not a trade name or a logo above it
+    name, lines = head[index].text.strip(), [head[index]]
+    if _FORM_ONLY.match(name):
+        if index == 0 or not name_like(head[index - 1].text):
+            return None
+        name, lines = f"{head[index - 1].text.strip()} {name}", [head[index - 1], head[index]]
     return name, tuple(lines), label
 
 
@@ -138,6 +140,7 @@ def _names(text: str) -> bool:
         and not _ASIDE.match(text)
         and not labelled_value(text)
         and not text.endswith(":")
+        and not _OWN_DATA.search(text)
     ) or bool(_FORM_ONLY.match(text))
 
 
@@ -152,9 +155,18 @@ def _label(text: str) -> str:
     return ""
 
 
-def _run_together(text: str) -> bool:
-    """A return address or a footer line: `Name · Street · 12345 Town`."""
-    return len(re.findall(r"\s[\u00b7\u2022\u25cf|\u2013-]\s|,", text)) >= 2
+_TOWN = re.compile(r"(?:^|[\s,])(?:[A-Z]{1,2}[- ]?)?\d{4,5}(?:\s[A-Z]{2})?\s+[^\W\d]{2,}")
+
+
+def _town(text: str) -> bool:
+    """A postcode and town, alone on its line: not a return address or a footer line run
+    together (`Name · Street · 12345 Town`), not an IBAN or a phone number."""
+    return (
+        _TOWN.search(text) is not None
+        and len(re.findall(r"\s[\u00b7\u2022\u25cf|\u2013-]\s|,", text)) < 2
+        and sum(ch.isdigit() for ch in text) <= 7
+        and not _OWN_DATA.search(text)
+    )
 
 
 def _column(page: PageLayout, start: Line, below: bool) -> list[Line]:
@@ -184,7 +196,7 @@ def _buyer_score(
 _OWN_DATA = re.compile(
     r"\b(?:tel|fon|fax|phone|e-?mail|www|iban|bic|swift|ust|vat|mwst|tva|btw|hrb|hra"
     r"|amtsgericht|registergericht|handelsregister|register|siret|siren|rcs|kvk|steuer\w*"
-    r"|geschäftsführ\w*|bank\w*)\b|@",
+    r"|geschäftsführ\w*|bank\w*|home\s?page|internet|web\w*|logo)\b|@",
     re.IGNORECASE,
 )
 """What a sender prints around its own address: contact, tax, register and bank data."""

@@ -17,6 +17,7 @@ window's address; so is a name two blocks claim alike.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -34,8 +35,12 @@ from processors.text_values import lines_of
 LAYOUT_DOUBT = "read from the page's layout, not from a labelled line"
 TIE_DOUBT = "two address blocks of the page are placed alike for this party"
 DISAGREE_DOUBT = "the page's layout places another name here than the text's first company"
+_SALUTATION = re.compile(r"^(?:firma|herrn?|frau|mr|mrs|ms|messrs|soci[ée]t[ée])\.?$", re.I)
+"""A window's first line that only addresses the company or person under it."""
 _PLACED = 2
 """The least score of a block taken for a party by its place alone."""
+_SURE = 4
+"""A block placed as the seller's by two signs (its place and its own data around it)."""
 
 
 def with_parties(reading: Reading, pages: tuple[PageLayout, ...], text: str) -> Reading:
@@ -54,12 +59,10 @@ def _with_buyer(
     best, tie = _best(blocks, lambda block: block.buyer - block.seller)
     name = geometry_block(pages, BUYER_LABEL)
     doubt: str | None = LAYOUT_DOUBT
-    if name is None and best is not None and best.buyer >= _PLACED:
-        name, doubt = best.name, TIE_DOUBT if tie else None
-        if name != in_window and doubt is None:
-            doubt = LAYOUT_DOUBT if best.buyer < 3 else None
-    if name is None and in_window is not None:
+    if name is None and in_window is not None and not _SALUTATION.match(in_window):
         name, doubt = in_window, None
+    if name is None and best is not None and best.buyer >= _PLACED:
+        name, doubt = best.name, TIE_DOUBT if tie else LAYOUT_DOUBT
     if name is None and pages:
         name = address_name(pages[0], invoice.seller.name)
     if name is None:
@@ -71,22 +74,26 @@ def _with_buyer(
 def _with_seller(
     reading: Reading, pages: tuple[PageLayout, ...], blocks: list[PartyBlock], lines: list[str]
 ) -> Reading:
+    """The text's labelled seller stands; its guess (the first line with a legal form)
+    stands unless it is the buyer's name or a block placed as the buyer's; else the
+    block placed best as the seller's, else the letterhead's address."""
     invoice = reading.invoice
     if labelled_seller(lines) is not None and invoice.seller.name is not None:
         return reading
     buyer = (invoice.buyer.name or "").casefold()
-    guess = legal_form_line(lines)
-    if guess is not None and guess.casefold() == buyer:
-        guess = None  # the buyer's name is no seller's
+    buyers = {block.name.casefold() for block in blocks if block.buyer > block.seller}
     mine = [block for block in blocks if block.name.casefold() != buyer]
     best, tie = _best(mine, lambda block: block.seller - block.buyer)
-    placed = best is not None and best.seller >= _PLACED and best.seller > best.buyer
-    name, doubt = guess, None
-    if placed and best is not None and (guess is None or not _same(best.name, guess)):
-        name, doubt = best.name, LAYOUT_DOUBT if guess is None else DISAGREE_DOUBT
-    elif placed and tie:
-        doubt = TIE_DOUBT
-    if name is None:
+    placed = best if best is not None and best.seller >= _PLACED > best.buyer else None
+    guess = legal_form_line(lines)
+    name: str | None
+    if guess is not None and guess.casefold() not in buyers | {buyer}:
+        name, doubt = guess, None
+        if placed is not None and placed.seller >= _SURE and not _same(placed.name, guess):
+            doubt = DISAGREE_DOUBT
+    elif placed is not None:
+        name, doubt = placed.name, TIE_DOUBT if tie else LAYOUT_DOUBT
+    else:
         name, doubt = geometry_seller(pages, invoice.buyer.name), LAYOUT_DOUBT
     if name is None or (name == invoice.seller.name and doubt is None):
         return reading
