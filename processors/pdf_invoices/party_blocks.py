@@ -87,7 +87,7 @@ _SALUTATION = re.compile(
     r"|sig\.(?:ra)?|sr\.|sra\.)\.?$",
     re.IGNORECASE,
 )
-_ASIDE = re.compile(
+ASIDE = re.compile(
     r"^(?:(?:herrn?|frau|mr|mrs|ms|mme|monsieur|madame|dhr|mevr|attn|z\.\s?hd)\b\.?|m\.\s|c/o\b"
     r"|abt\b\.?|abteilung|department|dept\b\.?|service\s|buchhaltung|kreditoren|einkauf"
     r"|rechnungseingang|accounts?\s+payable|purchasing|à\s+l'attention|att(?:ention|n)\b)",
@@ -137,7 +137,7 @@ def _names(text: str) -> bool:
         and not STREET.search(text)
         and not POSTAL.search(text)
         and not _SALUTATION.match(text)
-        and not _ASIDE.match(text)
+        and not ASIDE.match(text)
         and not labelled_value(text)
         and not text.endswith(":")
         and not _OWN_DATA.search(text)

@@ -23,10 +23,10 @@ from dataclasses import replace
 
 from processors.invoice_model import Invoice
 from processors.pdf_invoices.fields import Reading
-from processors.pdf_invoices.labels import BUYER_LABEL
-from processors.pdf_invoices.letterhead import address_name, geometry_block, geometry_seller
+from processors.pdf_invoices.labels import BUYER_LABEL, SELLER_LABEL
+from processors.pdf_invoices.letterhead import address_name, geometry_block
 from processors.pdf_invoices.parties import labelled_seller, legal_form_line
-from processors.pdf_invoices.party_blocks import PartyBlock, party_blocks
+from processors.pdf_invoices.party_blocks import ASIDE, PartyBlock, party_blocks
 from processors.pdf_invoices.window import window_buyer
 from processors.pdf_layout.lines import PageLayout
 from processors.results.evidence import EvidenceField
@@ -34,7 +34,9 @@ from processors.text_values import lines_of
 
 LAYOUT_DOUBT = "read from the page's layout, not from a labelled line"
 TIE_DOUBT = "two address blocks of the page are placed alike for this party"
+UNPLACED_DOUBT = "the first company named on the page; no address block places it as the seller"
 DISAGREE_DOUBT = "the page's layout places another name here than the text's first company"
+WINDOW_DOUBT = "the window's first name and the best placed address block disagree"
 _SALUTATION = re.compile(r"^(?:firma|herrn?|frau|mr|mrs|ms|messrs|soci[ée]t[ée])\.?$", re.I)
 """A window's first line that only addresses the company or person under it."""
 _PLACED = 2
@@ -59,8 +61,10 @@ def _with_buyer(
     best, tie = _best(blocks, lambda block: block.buyer - block.seller)
     name = geometry_block(pages, BUYER_LABEL)
     doubt: str | None = LAYOUT_DOUBT
-    if name is None and in_window is not None and not _SALUTATION.match(in_window):
+    if name is None and in_window is not None and not _addressing(in_window):
         name, doubt = in_window, None
+        if best is not None and best.buyer >= _PLACED and not _same(best.name, name):
+            doubt = WINDOW_DOUBT
     if name is None and best is not None and best.buyer >= _PLACED:
         name, doubt = best.name, TIE_DOUBT if tie else LAYOUT_DOUBT
     if name is None and pages:
@@ -74,9 +78,11 @@ def _with_buyer(
 def _with_seller(
     reading: Reading, pages: tuple[PageLayout, ...], blocks: list[PartyBlock], lines: list[str]
 ) -> Reading:
-    """The text's labelled seller stands; its guess (the first line with a legal form)
-    stands unless it is the buyer's name or a block placed as the buyer's; else the
-    block placed best as the seller's, else the letterhead's address."""
+    """The text's labelled seller stands, then a labelled block of the page's words. The
+    text's guess (the first line with a legal form) is never the buyer's; a block placed
+    as the seller's by two signs overrules it, and one placed by one sign, or none placed
+    alike, leaves it `low`. Without a guess the best placed block, else the letterhead's
+    address."""
     invoice = reading.invoice
     if labelled_seller(lines) is not None and invoice.seller.name is not None:
         return reading
@@ -86,19 +92,37 @@ def _with_seller(
     best, tie = _best(mine, lambda block: block.seller - block.buyer)
     placed = best if best is not None and best.seller >= _PLACED > best.buyer else None
     guess = legal_form_line(lines)
-    name: str | None
-    if guess is not None and guess.casefold() not in buyers | {buyer}:
-        name, doubt = guess, None
-        if placed is not None and placed.seller >= _SURE and not _same(placed.name, guess):
-            doubt = DISAGREE_DOUBT
+    name: str | None = geometry_block(pages, SELLER_LABEL)
+    doubt: str | None = LAYOUT_DOUBT
+    if name is not None:
+        pass
+    elif guess is not None and guess.casefold() not in buyers | {buyer}:
+        name, doubt = _guess_or_block(guess, placed, tie)
     elif placed is not None:
         name, doubt = placed.name, TIE_DOUBT if tie else LAYOUT_DOUBT
     else:
-        name, doubt = geometry_seller(pages, invoice.buyer.name), LAYOUT_DOUBT
+        name = address_name(pages[0], invoice.buyer.name) if pages else None
     if name is None or (name == invoice.seller.name and doubt is None):
         return reading
     seller = replace(invoice.seller, name=name)
     return _set(reading, EvidenceField.SELLER_NAME, replace(invoice, seller=seller), doubt)
+
+
+def _guess_or_block(guess: str, placed: PartyBlock | None, tie: bool) -> tuple[str, str | None]:
+    """The text's first company, or the block the layout places as the seller's."""
+    if placed is None:
+        return guess, UNPLACED_DOUBT
+    if _same(placed.name, guess):
+        return guess, TIE_DOUBT if tie else None
+    if placed.seller >= _SURE and not tie:
+        return placed.name, DISAGREE_DOUBT
+    return guess, DISAGREE_DOUBT
+
+
+def _addressing(line: str) -> bool:
+    """A window's line that addresses the name (`Firma`, `Herr`) or a contact, a
+    department, care of: not the name itself."""
+    return bool(_SALUTATION.match(line) or ASIDE.match(line))
 
 
 def _same(one: str, other: str) -> bool:
