@@ -200,8 +200,32 @@ def buyer_name(lines: list[str]) -> str | None:
     sender = _return_address(lines)
     if sender is None:
         return None
-    candidate = _left_column(lines[sender + 1])
-    return candidate if name_like(candidate) else None
+    return _under_return_address(lines, sender)
+
+
+def _under_return_address(lines: list[str], sender: int) -> str | None:
+    """The first line under the return address that starts where it starts (layout text
+    keeps columns): a salutation alone (`Firma`, `Herrn`) is passed over, a label
+    (`Bauvorhaben:` beside the window) is no name."""
+    indent = _indent(lines[sender])
+    for line in lines[sender + 1 : sender + 3]:
+        if abs(_indent(line) - indent) > _INDENT:
+            continue
+        candidate = _left_column(line)
+        if _SALUTATION.match(candidate.strip()) or candidate.strip().lower() == "firma":
+            continue
+        usable = not candidate.endswith(":") and not labelled_value(candidate)
+        return candidate if usable and name_like(candidate) else None
+    return None
+
+
+_INDENT = 12
+"""Characters of layout text a window's lines may start apart (the return address set
+smaller)."""
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
 
 
 _BLOCK_DEPTH = 5

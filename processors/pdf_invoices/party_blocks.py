@@ -144,7 +144,35 @@ def _names(text: str) -> bool:
     ) or bool(_FORM_ONLY.match(text))
 
 
+_PAYER = re.compile(
+    r"^\s*(?:zahlbar\s+durch|payable\s+by|payable\s+par|pagabile\s+da|rechnungsempfänger"
+    r"|leistungsempfänger|auftraggeber|invoice\s+to|bill(?:ed)?\s+to|sold\s+to)\b",
+    re.IGNORECASE,
+)
+"""Who pays: the buyer's block, also in a payment part (`Zahlbar durch`, `Payable by`)."""
+_PAYEE = re.compile(
+    r"^\s*(?:(?:konto|account|compte|conto)\s*/\s*)?(?:zahlbar\s+an|payable\s+to"
+    r"|payable\s+à|pagabile\s+a|absender|sender|expéditeur|remit\s+to)\b",
+    re.IGNORECASE,
+)
+"""Who is paid: the seller's block (a Swiss payment part's `Konto / Zahlbar an`)."""
+_SITE = re.compile(
+    r"^\s*(?:bauvorhaben|baustelle|objekt|leistungsort|lieferort|einsatzort|lieferstelle"
+    r"|verbrauchsstelle|abnahmestelle|site(?:\s+address)?|project(?:\s+address)?"
+    r"|service\s+address|chantier|lieu\s+d[e']\s*(?:intervention|livraison))\b",
+    re.IGNORECASE,
+)
+"""A place the work was done or the energy used: an address of neither party's name."""
+
+
 def _label(text: str) -> str:
+    """The party a label over an address names: `buyer`, `seller`, `delivery` (or a
+    site), or none."""
+    if _SITE.match(text):
+        return "delivery"
+    for kind, label in (("buyer", _PAYER), ("seller", _PAYEE)):
+        if label.match(text) and len(text) <= 40:
+            return kind
     for kind, label in (("buyer", BUYER_LABEL), ("seller", SELLER_LABEL)):
         match = label.match(text)
         if match is not None and not text[match.end() :].strip(" :/"):
@@ -155,7 +183,13 @@ def _label(text: str) -> str:
     return ""
 
 
-_TOWN = re.compile(r"(?:^|[\s,])(?:[A-Z]{1,2}[- ]?)?\d{4,5}(?:\s[A-Z]{2})?\s+[^\W\d]{2,}")
+_TOWN = re.compile(
+    r"(?:^|[\s,])(?:[A-Z]{1,2}[- ]?)?\d{4,5}(?:\s[A-Z]{2})?\s+[^\W\d]{2,}"
+    r"|[^\W\d][\w .'-]*,\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?\s*$"
+    r"|\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b|\b[AC-FHKNPRTV-Y]\d{2}\s?[AC-FHKNPRTV-Y\d]{4}\b"
+)
+"""A postcode and town (`10115 Berlin`, `1012 AB Amsterdam`), a US town, state and ZIP
+(`Springfield, IL 62704`), a British postcode (`SW3 4RP`) or an Irish Eircode."""
 
 
 def _town(text: str) -> bool:

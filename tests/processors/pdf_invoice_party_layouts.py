@@ -16,7 +16,11 @@ names with its values (a seed), so the reader is tuned on the class, not on one 
 - `footer_seller`: the seller named only in the footer (register line, VAT id, bank),
   the buyer in a window without a return address;
 - `logo_seller`: the seller's name only as a big word at the top (a logo set in type),
-  its address at the foot without the name.
+  its address at the foot without the name;
+- `payment_part`: the Swiss letter's payment part at the foot, `Konto / Zahlbar an` (the
+  seller) beside `Zahlbar durch` (the buyer), the recipient in a window on the right;
+- `site_address`: a craftsman's invoice, a building site's address under `Bauvorhaben:`
+  beside the window (an address, but no party's).
 
 Names come with the legal forms real invoices print (`GmbH & Co. KG`, `S.à r.l.`,
 `B.V.`, `S.L.`, `S.p.A.`) and long ones are split over two lines where a page has
@@ -269,6 +273,52 @@ def logo_seller(truth: Truth) -> bytes:
     return page.bytes()
 
 
+def payment_part(truth: Truth) -> bytes:
+    """The Swiss letter with a payment part at the foot: the recipient in a window on the
+    right, and under a perforation `Konto / Zahlbar an` (the seller, again) beside
+    `Zahlbar durch` (the buyer, again), the seller's letterhead set small at the top."""
+    rng = _rng(truth, "payment_part")
+    page = Page(size=rng.choice((9, 9.5)))
+    seller, buyer = truth.seller, truth.buyer
+    page.lines(20, 12, [seller.name, seller.street, seller.city, f"UID {seller.vat_id}"], 4)
+    page.lines(118, 45, [buyer.name, rng.choice(_DEPARTMENTS), buyer.street, buyer.city])
+    _header(page, 20, 80, truth)
+    _body(page, 100, truth)
+    page.rule(192)
+    page.text(20, 196, "Empfangsschein", bold=True, size=11)
+    x = rng.choice((70, 80))
+    page.text(x, 196, "Zahlteil", bold=True, size=11)
+    for left in (20, x + 55):
+        page.text(left, 204, "Konto / Zahlbar an", bold=True, size=6)
+        page.lines(left, 208, [grouped_iban(truth.iban), seller.name, seller.street,
+                               seller.city], step=3.5)  # fmt: skip
+        page.text(left, 226, "Zahlbar durch", bold=True, size=6)
+        page.lines(left, 230, [buyer.name, buyer.street, buyer.city], step=3.5)
+    page.text(20, 250, f"Währung  Betrag   EUR  {amount_in('de', truth.amount_due)}", size=8)
+    return page.bytes()
+
+
+def site_address(truth: Truth) -> bytes:
+    """A craftsman's invoice: the letterhead's name big with its address small under it,
+    the buyer in the form A window, and the building site's address beside it under
+    `Bauvorhaben:` (another address, no party's)."""
+    rng = _rng(truth, "site_address")
+    page = Page(size=9.5)
+    seller, buyer = truth.seller, truth.buyer
+    page.text(20, 10, seller.name, bold=True, size=rng.choice((14, 16)))
+    page.text(20, 18, "Meisterbetrieb für Sanitär · Heizung · Solar", size=7.5)
+    page.text(22, 27, f"{seller.name} · {seller.street} · {seller.city}", size=6)
+    window = [rng.choice(("Firma", "")), buyer.name, buyer.street, buyer.city]
+    page.lines(22, 32, [line for line in window if line])
+    page.text(120, 32, "Bauvorhaben:", bold=True)
+    page.lines(120, 37, ["Neubau Einfamilienhaus", "Am Lindenhof 9", "82041 Oberhaching"])
+    _header(page, 20, 80, truth)
+    _body(page, 100, truth)
+    page.text(20, 275, f"{seller.register} · USt-IdNr. {seller.vat_id}", size=7)
+    page.text(20, 279, f"IBAN {grouped_iban(truth.iban)} · BIC {truth.bic}", size=7)
+    return page.bytes()
+
+
 PARTY_FAMILIES = (
     ("side_bar", party_truth("DE"), side_bar),
     ("window_right", party_truth("FR"), window_right),
@@ -276,5 +326,7 @@ PARTY_FAMILIES = (
     ("two_columns", party_truth("DE"), two_columns),
     ("footer_seller", party_truth("DE"), footer_seller),
     ("logo_seller", party_truth("DE"), logo_seller),
+    ("payment_part", party_truth("DE"), payment_part),
+    ("site_address", party_truth("DE"), site_address),
 )
 """Name, values from a seed, drawing: registered with the tuning set (pdf_invoice_layouts)."""
