@@ -177,7 +177,7 @@ BUYER_VAT_HINT = guarded(r"\b(uw|your|ihre?)\b", _I)
 TAX_NUMBER = guarded(r"(?:steuer-?\s?nr\.?|steuernummer|st\.-?nr\.?)\s*:?\s*([\d/ ]{8,16}\d)", _I)
 _ABOUT = (
     r"(?:(?:informationen|angaben|daten)\s*zum\s*|(?:details|information)\s*(?:of|on|about)"
-    r"\s*the\s*|(?:informations|coordonn[ée]es)\s*(?:de\s*l'|du\s*))?"
+    r"\s*the\s*|(?:informations|coordonn[ée]es)\s*(?:de\s*l'|du\s*)|dat[io]s?\s*del\s*)?"
 )
 """A party heading of a structured view (`Informationen zum Käufer`, the XRechnung
 visualisation; `Details of the seller`): the label after it names the block."""
@@ -188,7 +188,9 @@ BUYER_LABEL = guarded(
     r"rechnungsa(?:dresse|nschrift)|adresse\s*(?:du\s*client|de\s*facturation)|"
     r"fattura(?:re|to)\s*a|intestatario|facturado\s*a|direcci[óo]n\s*de\s*facturaci[óo]n|"
     r"factuuradres|factuur\s*aan|käufer|leistungsempfänger|kunde|buyer|customer|sold\s*to|client|"
-    r"acheteur|destinataire|factur[ée]\s*à|klant|cliente|destinatario|facturar\s*a)\b",
+    r"acheteur|destinataire|factur[ée]\s*à|klant|cliente|destinatario|facturar\s*a|"
+    r"cessionario(?:\s*/\s*committente)?|committente|spett\.?\s?le|spettabile|messrs|"
+    r"empfänger|(?:to|aan|an)(?=\s*:))\b",
     _I,
 )
 DELIVERY_LABEL = guarded(
@@ -199,12 +201,13 @@ DELIVERY_LABEL = guarded(
 """Where the goods go: not the buyer's name, and a label, not a value."""
 SELLER_LABEL = guarded(
     r"^\s*" + _ABOUT + r"(verkäufer|lieferant|rechnungssteller|seller|supplier|vendor|vendeur|"
-    r"fournisseur|leverancier|fornitore|cedente|proveedor|emisor)\b",
+    r"fournisseur|leverancier|fornitore|cedente(?:\s*/\s*prestatore)?|prestatore|proveedor|"
+    r"emisor|auftragnehmer|absender|remit\s*to|(?:from|van)(?=\s*:))\b",
     _I,
 )
 NAME_LABEL = guarded(
-    r"^\s*(?:name|firma|company|raison\s*sociale|nom|naam|nome|nombre|"
-    r"razón\s*social)\s*:\s*",
+    r"^\s*(?:name|firma|firmenname|company(?:\s*name)?|raison\s*sociale|nom|naam|"
+    r"bedrijfsnaam|nome|nombre|razón\s*social|denominazione|ragione\s*sociale)\s*:\s*",
     _I,
 )
 """`Name: Kunden AG Mitte` in a party block: the value is the name, without its label."""

@@ -178,11 +178,25 @@ def legal_form_line(lines: list[str]) -> str | None:
     Co. KG`) ends the name on the line above."""
     for index, line in enumerate(lines):
         if LEGAL_FORM.search(line) and len(line.strip()) <= 45 and not _COPYRIGHT.search(line):
+            if _labelled_party(line):
+                continue  # `To: ACME Ltd`, `Spett.le Rossi S.r.l.`: the buyer's
             name = _without_label(line.strip().strip(",:"))
             if FORM_ONLY.match(name) and index:
                 return f"{_left_column(lines[index - 1]).strip()} {name}"
             return name
     return None
+
+
+def _labelled_party(line: str) -> bool:
+    """A buyer's or a delivery label with its name after it (`To: ACME Ltd`, `Spett.le
+    Rossi S.r.l.`), not a name that starts like a label (`Kunde Digital KG`)."""
+    for label in (BUYER_LABEL, DELIVERY_LABEL):
+        match = label.match(line)
+        if match and (
+            _VALUE_FOLLOWS.match(line[match.end() :]) or _ADDRESSED.search(match.group())
+        ):
+            return True
+    return False
 
 
 _COPYRIGHT = re.compile(r"\(c\)|©|copyright", re.IGNORECASE)
@@ -309,7 +323,7 @@ def _without_label(text: str) -> str:
 
 
 _VALUE_FOLLOWS = re.compile(r"^\s*:")
-_ADDRESSED = re.compile(r"\b(to|an|à|a)\s*$", re.IGNORECASE)
+_ADDRESSED = re.compile(r"\b(to|an|à|a)\s*$|spett\.?\s?le$|spettabile$|messrs$", re.IGNORECASE)
 """`Bill to ACME`, `Rechnung an Firma X`: the label addresses the name after it."""
 _LABELLED = re.compile(r"^[^:]{1,30}:\s*\S")
 _CONTACT = re.compile(
@@ -317,7 +331,9 @@ _CONTACT = re.compile(
     re.IGNORECASE,
 )
 _SALUTATION = re.compile(
-    r"^(herr|frau|herrn|mr|mrs|ms|m\.|mme|monsieur|madame|dhr|mevr)\.?$", re.IGNORECASE
+    r"^(herr|frau|herrn|mr|mrs|ms|m\.|mme|monsieur|madame|dhr|mevr|spett\.?\s?le|spettabile"
+    r"|egr\.?|gent\.?(?:mo|ma|\.?le)|sr\.?|sra\.?|d\.|dña\.?|messrs)\.?$",
+    re.IGNORECASE,
 )
 
 

@@ -84,7 +84,7 @@ def party_blocks(page: PageLayout) -> list[PartyBlock]:
 
 _SALUTATION = re.compile(
     r"^(?:firma|herrn?|frau|mr|mrs|ms|messrs|m\.|mme|monsieur|madame|soci[ée]t[ée]|dhr|mevr"
-    r"|sig\.(?:ra)?|sr\.|sra\.)\.?$",
+    r"|sig\.(?:ra)?|sr\.|sra\.|spett\.?\s?le|spettabile|egr\.?|gent\.?(?:mo|ma|\.?le))\.?$",
     re.IGNORECASE,
 )
 ASIDE = re.compile(
