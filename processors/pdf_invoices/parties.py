@@ -283,8 +283,16 @@ def _name_under(column: list[str]) -> str | None:
         if NAME_LABEL.match(text):
             return _without_label(text)
         if text and name_like(text) and not labelled_value(text):
-            return _company_after(text, column[position + 1 : position + 2])
+            following = column[position + 1 : position + 2]
+            return _with_form(_company_after(text, following), following)
     return None
+
+
+def _with_form(name: str, following: list[str]) -> str:
+    """`Groenveld Installaties` over `B.V.`: a legal form alone on the next line ends the
+    name."""
+    below = _left_column(following[0]).strip() if following else ""
+    return f"{name} {below}" if below and FORM_ONLY.match(below) else name
 
 
 def _company_after(text: str, following: list[str]) -> str:
@@ -322,7 +330,8 @@ def _without_label(text: str) -> str:
     return text[match.end() :].strip() if match else text
 
 
-_VALUE_FOLLOWS = re.compile(r"^\s*:")
+_VALUE_FOLLOWS = re.compile(r"^\s*:|^\s{3,}\S")
+"""A colon after the label, or a column gap (the value right of its label)."""
 _ADDRESSED = re.compile(r"\b(to|an|à|a)\s*$|spett\.?\s?le$|spettabile$|messrs$", re.IGNORECASE)
 """`Bill to ACME`, `Rechnung an Firma X`: the label addresses the name after it."""
 _LABELLED = re.compile(r"^[^:]{1,30}:\s*\S")

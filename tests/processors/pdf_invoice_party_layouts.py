@@ -33,6 +33,7 @@ import random
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
+from decimal import Decimal
 
 from tests.processors.hybrid_layouts import english_long_date
 from tests.processors.pdf_invoice_pages import WORDS, Page, items, rate_text, totals
@@ -116,67 +117,95 @@ def _header(page: Page, x: float, y: float, truth: Truth, language: str = "de") 
 
 def side_bar(truth: Truth) -> bytes:
     """The seller's data stacked in a narrow bar at one edge, the rest of the page beside
-    it; the buyer's block top left of the content without a label."""
+    it; the buyer's block top left of the content, without a label or (in English) under
+    `Invoice to`. The English bar is an Irish company's (an Eircode, `VAT No.`)."""
     rng = _rng(truth, "side_bar")
+    language = rng.choice(("de", "en"))
     page = Page(size=rng.choice((8.5, 9, 9.5)))
     right = rng.random() < 0.5
     bar, content = (165.0, 18.0) if right else (10.0, 52.0)
-    seller = truth.seller
-    bar_lines = [*split_name(seller.name, 22), seller.street, seller.city, "",
-                 "Tel. +49 89 4711-0", "info@example.com", "", "USt-IdNr.", seller.vat_id,
-                 "", seller.register[:24], "", "IBAN", grouped_iban(truth.iban)[:22],
-                 grouped_iban(truth.iban)[22:], f"BIC {truth.bic}"]  # fmt: skip
-    for index, text in enumerate(bar_lines):
+    for index, text in enumerate(_bar(truth, language)):
         if text:
             page.text(bar, 20 + index * 4, text, size=7, bold=index == 0)
     buyer = truth.buyer
     block = [buyer.name, rng.choice(_DEPARTMENTS), buyer.street, buyer.city]
-    page.lines(content, rng.choice((40, 45, 50)), block)
-    _header(page, content, 80, truth)
-    _narrow_body(page, 105, truth, content)
+    if language == "en":
+        block = [rng.choice(("Invoice to", "")), buyer.name, buyer.street, buyer.city]
+    page.lines(content, rng.choice((40, 45, 50)), [line for line in block if line])
+    _header(page, content, 80, truth, language)
+    _narrow_body(page, 105, truth, content, language)
     return page.bytes()
 
 
-def _narrow_body(page: Page, y: float, truth: Truth, left: float) -> None:
+def _bar(truth: Truth, language: str) -> list[str]:
+    seller, iban = truth.seller, grouped_iban(truth.iban)
+    if language == "en":
+        return [*split_name(seller.name, 22), "12 Grafton Street", "Dublin 2", "D02 X285", "",
+                "Phone +353 1 555 0100", "accounts@example.ie", "", "VAT No.", seller.vat_id,
+                "", "Company Reg. 654321", "", "IBAN", iban[:22], iban[22:],
+                f"BIC {truth.bic}"]  # fmt: skip
+    return [*split_name(seller.name, 22), seller.street, seller.city, "",
+            "Tel. +49 89 4711-0", "info@example.com", "", "USt-IdNr.", seller.vat_id,
+            "", seller.register[:24], "", "IBAN", iban[:22], iban[22:],
+            f"BIC {truth.bic}"]  # fmt: skip
+
+
+def _narrow_body(page: Page, y: float, truth: Truth, left: float, language: str) -> None:
     """Items, totals and terms in a content column from `left`, 140 mm wide."""
-    right = left + 140
-    page.text(left, y, "Bezeichnung", bold=True)
-    page.right(right, y, "Betrag", bold=True)
+    right, words = left + 140, WORDS[language]
+
+    def amount(value: Decimal) -> str:
+        return f"{amount_in(language, value)} €"
+
+    page.text(left, y, words.item_head[1], bold=True)
+    page.right(right, y, words.item_head[4], bold=True)
     for line in truth.lines:
         y += 5
         page.text(left, y, f"{line.quantity.normalize():f} x {line.description}")
-        page.right(right, y, f"{amount_in('de', line.net)} €")
-    rows = [("Nettobetrag", truth.net)]
-    rows += [(f"zzgl. {rate_text(rate)} % USt.", tax) for rate, tax in truth.taxes().items()]
-    rows.append(("Gesamtbetrag", truth.gross))
+        page.right(right, y, amount(line.net))
+    rows = [(words.net, truth.net)]
+    rows += [(words.vat.format(rate=rate_text(rate)), tax) for rate, tax in truth.taxes().items()]
+    rows.append((words.gross, truth.gross))
     y += 4
     for label, value in rows:
         y += 5
-        page.text(right - 65, y, label, bold=label == "Gesamtbetrag")
-        page.right(right, y, f"{amount_in('de', value)} €")
-    page.text(left, y + 10, f"Zahlbar bis {date_in('de', truth.due_date)} ohne Abzug.")
+        page.text(right - 65, y, label, bold=label == words.gross)
+        page.right(right, y, amount(value))
+    due = _date(language, truth.due_date)
+    terms = {"de": f"Zahlbar bis {due} ohne Abzug.", "en": f"Due date: {due}"}[language]
+    page.text(left, y + 10, terms)
+
+
+_ADDRESSING = {
+    "de": (("Firma", ""), ("Herrn {}", "Frau {}", "z. Hd. Herrn {}")),
+    "fr": (("Société", ""), ("Madame {}", "Monsieur {}", "M. {}")),
+    "en": (("Messrs", ""), ("Attn: Mr {}", "Mrs {}", "Ms {}")),
+    "it": (("Spett.le", ""), ("Sig.ra {}", "Att.ne {}")),
+}
+"""A line addressing the company over its name, and one addressing its contact."""
 
 
 def window_right(truth: Truth) -> bytes:
-    """The Swiss and French letter: sender top left, the recipient in a window on the
-    right, a salutation or `Firma` line over the name on some pages, a contact under."""
+    """The Swiss, French and Italian letter: sender top left, the recipient in a window
+    on the right, a line addressing the company (`Firma`, `Spett.le`, `Messrs`) over the
+    name on some pages, a contact person under it (`Herrn`, `Madame`, `Attn: Mr`)."""
     rng = _rng(truth, "window_right")
-    language = rng.choice(("de", "fr"))
+    language = rng.choice(tuple(_ADDRESSING))
     page = Page(size=rng.choice((9, 9.5, 10)))
     seller = truth.seller
     page.text(20, 15, seller.name, bold=True, size=rng.choice((12, 14)))
     page.lines(20, 22, [seller.street, seller.city, f"MWST/TVA {seller.vat_id}"], step=4)
     buyer = truth.buyer
-    first = rng.choice(({"de": "Firma", "fr": "Société"}[language], ""))
-    contact = {"de": f"Herr {truth.contact}", "fr": f"Madame {truth.contact}"}[language]
+    companies, people = _ADDRESSING[language]
+    first, contact = rng.choice(companies), rng.choice(people).format(truth.contact)
     block = [first, *split_name(buyer.name), contact, buyer.street, buyer.city]
     page.lines(118, rng.choice((45, 50, 55)), [line for line in block if line])
     y = rng.choice((90, 95))
     place = seller.city.split(" ", 1)[1]
-    dated = date_in(language, truth.issue_date)
-    page.text(118, y, f"{place}, {'den' if language == 'de' else 'le'} {dated}")
-    _header(page, 20, y + 8, truth, language)
-    _body(page, y + 30, truth, language)
+    written = "en" if language in ("en", "it") else language
+    page.text(118, y, f"{place}, {_date(written, truth.issue_date)}")
+    _header(page, 20, y + 8, truth, written)
+    _body(page, y + 30, truth, written)
     page.text(20, 282, f"IBAN {grouped_iban(truth.iban)}  BIC {truth.bic}", size=7)
     return page.bytes()
 
