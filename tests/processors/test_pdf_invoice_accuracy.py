@@ -60,25 +60,27 @@ CORPUS_EXACT_FLOORS = {
 }  # fmt: skip
 CORPUS_TAKEN_FLOOR = 19
 CORPUS_UNFLAGGED_CEILING = 0
-# Generated, three seeds a family (pdf_accuracy_sets.SEEDS): 13 tuning families, 468 values.
+# Generated, three seeds a family (pdf_accuracy_sets.SEEDS): 21 tuning families (13, and
+# the 8 party placements of pdf_invoice_party_layouts.py), 756 values.
 TUNING_EXACT_FLOORS = {
-    "BT-1": 39, "BT-2": 39, "BT-5": 39, "BT-27": 39, "BT-31": 39, "BT-44": 39,
-    "BT-109": 39, "BT-110": 39, "BT-112": 39, "BT-115": 39, "BT-84": 39, "BT-9": 39,
+    "BT-1": 63, "BT-2": 63, "BT-5": 63, "BT-27": 63, "BT-31": 63, "BT-44": 63,
+    "BT-109": 63, "BT-110": 63, "BT-112": 63, "BT-115": 63, "BT-84": 63, "BT-9": 63,
 }  # fmt: skip
 TUNING_UNFLAGGED_CEILING = 0
 # The 5 held-out families (180 values): a floor against losing ground, never a target to
 # tune on (pdf_invoice_heldout.py).
-HELD_OUT_EXACT_FLOOR = 158
+HELD_OUT_EXACT_FLOOR = 162  # 158 before the party blocks (branch h36parties)
 HELD_OUT_TAKEN_FLOOR = 15
 # The second held-out set, "held-out 2" (pdf_invoice_heldout2.py: 8 families, 282 values),
 # measured on branch heldout39 when it was written, the seller VAT id since every member
-# state's form is read. Never open it to tune; these are no-regression marks only.
+# state's form is read, seller and buyer since the party blocks (branch h36parties: 18 -> 19,
+# 12 -> 21; unflagged 9 -> 6). Never open it to tune; these are no-regression marks only.
 HELD_OUT_2_EXACT_FLOORS = {
-    "BT-1": 24, "BT-2": 23, "BT-5": 24, "BT-27": 18, "BT-31": 18, "BT-44": 12,
+    "BT-1": 24, "BT-2": 23, "BT-5": 24, "BT-27": 19, "BT-31": 18, "BT-44": 21,
     "BT-109": 24, "BT-110": 24, "BT-112": 24, "BT-115": 21, "BT-84": 21, "BT-9": 20,
 }  # fmt: skip
 HELD_OUT_2_TAKEN_FLOOR = 24
-HELD_OUT_2_UNFLAGGED_CEILING = 9
+HELD_OUT_2_UNFLAGGED_CEILING = 6
 # Boundary documents sent as auto, three seeds each: 15 invoices, 30 other documents.
 BOUNDARY_INVOICES_TAKEN_FLOOR = 15
 BOUNDARY_OTHERS_TAKEN_CEILING = 0
