@@ -85,9 +85,9 @@ def _unlabelled_vat_id(lines: list[str], buyer: str | None) -> str | None:
         value
         for index, line in enumerate(lines)
         if index and VAT_ID_LABEL.search(lines[index - 1])
-        for value in _standalone_vat_ids(line)
+        for value in standalone_vat_ids(line)
     }
-    printed = {value for line in lines for value in _standalone_vat_ids(line)}
+    printed = {value for line in lines for value in standalone_vat_ids(line)}
     for found in (under_label, printed):
         found.discard(buyer or "")
         if len(found) == 1:
@@ -101,7 +101,7 @@ def vat_id_in_doubt(lines: list[str], seller: str | None, buyer: str | None) -> 
     too, a tax representative his own)."""
     if seller is None or buyer is not None:
         return False
-    printed = {value for line in lines for value in _standalone_vat_ids(line)}
+    printed = {value for line in lines for value in standalone_vat_ids(line)}
     return bool(printed - {seller})
 
 
@@ -109,7 +109,7 @@ _CONTINUES = re.compile(r"\s?\d")
 _IBAN_SHAPE = re.compile(r"[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,}")
 
 
-def _standalone_vat_ids(line: str) -> list[str]:
+def standalone_vat_ids(line: str) -> list[str]:
     """VAT ids that are not the start of an IBAN (`DE88 2008 0000 0970 ...`) and have
     their country's length (a WEEE number `DE87654321` is no VAT id)."""
     found = [

@@ -27,6 +27,7 @@ from processors.pdf_invoices.labels import BUYER_LABEL, SELLER_LABEL
 from processors.pdf_invoices.letterhead import address_name, geometry_block
 from processors.pdf_invoices.parties import labelled_seller, legal_form_line
 from processors.pdf_invoices.party_blocks import ASIDE, PartyBlock, party_blocks
+from processors.pdf_invoices.party_vat import with_vat_ids
 from processors.pdf_invoices.window import window_buyer
 from processors.pdf_layout.lines import PageLayout
 from processors.results.evidence import EvidenceField
@@ -48,7 +49,8 @@ _SURE = 4
 def with_parties(reading: Reading, pages: tuple[PageLayout, ...], text: str) -> Reading:
     blocks = party_blocks(pages[0]) if pages else []
     reading = _with_buyer(reading, pages, blocks)
-    return _with_seller(reading, pages, blocks, lines_of(text))
+    reading = _with_seller(reading, pages, blocks, lines_of(text))
+    return with_vat_ids(reading, pages, blocks)
 
 
 def _with_buyer(

@@ -14,7 +14,8 @@ names with its values (a seed), so the reader is tuned on the class, not on one 
 - `two_columns`: a header of two columns, `Verkäufer | Käufer` (or `Seller | Buyer`),
   each party's block under its head;
 - `footer_seller`: the seller named only in the footer (register line, VAT id, bank),
-  the buyer in a window without a return address;
+  the buyer in a window without a return address, its own VAT id under its address with
+  the same label as the seller's;
 - `logo_seller`: the seller's name only as a big word at the top (a logo set in type),
   its address at the foot without the name;
 - `payment_part`: the Swiss letter's payment part at the foot, `Konto / Zahlbar an` (the
@@ -274,6 +275,7 @@ def footer_seller(truth: Truth) -> bytes:
     page = Page(size=rng.choice((9, 9.5)))
     buyer = truth.buyer
     page.lines(25, 30, [buyer.name, rng.choice(_DEPARTMENTS), buyer.street, buyer.city])
+    page.text(25, 52, f"USt-IdNr. {buyer.vat_id}")  # the buyer's, labelled as the seller's
     _header(page, 125, 30, truth)
     _body(page, 90, truth)
     seller = truth.seller
