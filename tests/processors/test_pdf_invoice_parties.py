@@ -11,6 +11,8 @@ from processors.pdf_invoices.parties import buyer_name, legal_form_line, seller_
 from processors.pdf_invoices.party_blocks import PartyBlock, party_blocks
 from processors.pdf_layout.lines import PageLayout
 from processors.pdf_text import read_pdf_text
+from tests.processors.pdf_accuracy import low_fields, read_pdf
+from tests.processors.pdf_invoice_layouts import TUNING
 from tests.processors.pdf_invoice_pages import Page
 
 
@@ -100,3 +102,14 @@ def test_the_buyer_under_its_label_or_the_return_address(
 def test_a_seller_label_of_another_language_names_the_seller() -> None:
     assert seller_name(["Cedente/prestatore", "Denominazione: Rossi S.r.l."]) == "Rossi S.r.l."
     assert seller_name(["Remit to:", "Harper & Lane Ltd", "14 High Street"]) == "Harper & Lane Ltd"
+
+
+def test_a_vat_id_under_the_buyers_address_is_the_buyers() -> None:
+
+    family = next(family for family in TUNING if family.name == "footer_seller")
+    _, pdf, expected = family.document(1)
+    outcome = read_pdf(pdf)
+    assert not isinstance(outcome, str)
+    result = outcome.result.invoice  # type: ignore[attr-defined]
+    assert result.seller.vat_id == expected.seller.vat_id
+    assert "seller.vatId" in low_fields(outcome.data)  # told by the layout: doubted
