@@ -35,8 +35,9 @@ from processors.text_values import lines_of
 
 LAYOUT_DOUBT = "read from the page's layout, not from a labelled line"
 TIE_DOUBT = "two address blocks of the page are placed alike for this party"
+SAME_DOUBT = "the same name is read for the seller and the buyer"
 UNPLACED_DOUBT = "the first company named on the page; no address block places it as the seller"
-DISAGREE_DOUBT = "the page's layout places another name here than the text's first company"
+DISAGREE_DOUBT = "the page's layout places another name as the seller's than the text reads"
 WINDOW_DOUBT = "the window's first name and the best placed address block disagree"
 _SALUTATION = re.compile(r"^(?:firma|herrn?|frau|mr|mrs|ms|messrs|soci[ée]t[ée])\.?$", re.I)
 """A window's first line that only addresses the company or person under it."""
@@ -50,7 +51,17 @@ def with_parties(reading: Reading, pages: tuple[PageLayout, ...], text: str) -> 
     blocks = party_blocks(pages[0]) if pages else []
     reading = _with_buyer(reading, pages, blocks)
     reading = _with_seller(reading, pages, blocks, lines_of(text))
-    return with_vat_ids(reading, pages, blocks)
+    return _one_name_twice(with_vat_ids(reading, pages, blocks))
+
+
+def _one_name_twice(reading: Reading) -> Reading:
+    """A block that is the seller cannot be the buyer: one name read for both is `low`
+    on both."""
+    seller, buyer = reading.invoice.seller.name, reading.invoice.buyer.name
+    if seller is None or buyer is None or seller.casefold() != buyer.casefold():
+        return reading
+    doubts = {EvidenceField.SELLER_NAME: SAME_DOUBT, EvidenceField.BUYER_NAME: SAME_DOUBT}
+    return replace(reading, doubts={**reading.doubts, **doubts})
 
 
 def _with_buyer(
@@ -86,13 +97,15 @@ def _with_seller(
     alike, leaves it `low`. Without a guess the best placed block, else the letterhead's
     address."""
     invoice = reading.invoice
-    if labelled_seller(lines) is not None and invoice.seller.name is not None:
-        return reading
     buyer = (invoice.buyer.name or "").casefold()
     buyers = {block.name.casefold() for block in blocks if block.buyer > block.seller}
     mine = [block for block in blocks if block.name.casefold() != buyer]
     best, tie = _best(mine, lambda block: block.seller - block.buyer)
     placed = best if best is not None and best.seller >= _PLACED > best.buyer else None
+    if labelled_seller(lines) is not None and invoice.seller.name is not None:
+        if placed is None or placed.seller < _SURE or _same(placed.name, invoice.seller.name):
+            return reading
+        return _set(reading, EvidenceField.SELLER_NAME, invoice, DISAGREE_DOUBT)
     guess = legal_form_line(lines)
     name: str | None = geometry_block(pages, SELLER_LABEL)
     doubt: str | None = LAYOUT_DOUBT

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import pytest
 
+from processors.pdf_invoices.fields import read_invoice
 from processors.pdf_invoices.parties import buyer_name, legal_form_line, seller_name
 from processors.pdf_invoices.party_blocks import PartyBlock, party_blocks
+from processors.pdf_invoices.party_choice import with_parties
 from processors.pdf_layout.lines import PageLayout
 from processors.pdf_text import read_pdf_text
+from processors.results.evidence import EvidenceField
 from tests.processors.pdf_accuracy import low_fields, read_pdf
 from tests.processors.pdf_invoice_layouts import TUNING
 from tests.processors.pdf_invoice_pages import Page
@@ -113,3 +116,10 @@ def test_a_vat_id_under_the_buyers_address_is_the_buyers() -> None:
     result = outcome.result.invoice  # type: ignore[attr-defined]
     assert result.seller.vat_id == expected.seller.vat_id
     assert "seller.vatId" in low_fields(outcome.data)  # told by the layout: doubted
+
+
+def test_one_name_read_for_both_parties_is_doubted_on_both() -> None:
+    text = "Rechnung\nVerkäufer: ACME GmbH\nKäufer: ACME GmbH\nGesamtbetrag 119,00\n"
+    reading = with_parties(read_invoice(text), (), text)
+    assert reading.invoice.seller.name == reading.invoice.buyer.name == "ACME GmbH"
+    assert {EvidenceField.SELLER_NAME, EvidenceField.BUYER_NAME} <= set(reading.doubts)
