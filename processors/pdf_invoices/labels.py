@@ -195,6 +195,7 @@ BUYER_LABEL = guarded(
 )
 DELIVERY_LABEL = guarded(
     r"^\s*(ship\s*to|deliver(?:y)?\s*(?:to|address)|lieferanschrift|lieferadresse|"
+    r"waren-?empf[äa]nger|lieferempf[äa]nger|consignee|destinataire\s*de\s*la\s*marchandise|"
     r"adresse\s*de\s*livraison|afleveradres|leveringsadres|indirizzo\s*di\s*consegna)",
     _I,
 )

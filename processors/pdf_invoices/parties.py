@@ -307,7 +307,7 @@ def _company_after(text: str, following: list[str]) -> str:
 
 
 _PERSON = re.compile(
-    r"^(?:(?:herrn?|frau|mr|mrs|ms|mme|monsieur|madame|dhr|mevr|attn)\b\.?|m\.|z\.\s?hd\.?"
+    r"^(?:(?:herrn?|frau|mr|mrs|ms|mme|monsieur|madame|dhr|mevr|attn)\b\.?|m\.|z\.\s?hd\.?|hd\.\s"
     r"|c/o)\s*\S",
     re.IGNORECASE,
 )
@@ -356,7 +356,7 @@ def name_like(text: str) -> bool:
     salutation."""
     letters = sum(ch.isalpha() for ch in text)
     return (
-        letters >= 2
+        letters >= 3  # `zi`: a scan's stray marks, no name
         and letters >= sum(ch.isdigit() for ch in text)
         and not _CONTACT.search(text)
         and not _SALUTATION.match(text.strip())

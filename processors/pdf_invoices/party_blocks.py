@@ -88,7 +88,7 @@ _SALUTATION = re.compile(
     re.IGNORECASE,
 )
 ASIDE = re.compile(
-    r"^(?:(?:herrn?|frau|mr|mrs|ms|mme|monsieur|madame|dhr|mevr|attn|z\.\s?hd)\b\.?|m\.\s|c/o\b"
+    r"^(?:(?:herrn?|frau|mr|mrs|ms|mme|monsieur|madame|dhr|mevr|attn|z\.\s?hd)\b\.?|hd\.\s|m\.\s|c/o\b"
     r"|abt\b\.?|abteilung|department|dept\b\.?|service\s|buchhaltung|kreditoren|einkauf"
     r"|rechnungseingang|accounts?\s+payable|purchasing|à\s+l'attention|att(?:ention|n)\b)",
     re.IGNORECASE,
