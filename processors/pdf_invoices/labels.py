@@ -186,7 +186,7 @@ BUYER_VAT_HINT = guarded(r"\b(uw|your|ihre?)\b", _I)
 TAX_NUMBER = guarded(r"(?:steuer-?\s?nr\.?|steuernummer|st\.-?nr\.?)\s*:?\s*([\d/ ]{8,16}\d)", _I)
 _ABOUT = (
     r"(?:(?:informationen|angaben|daten)\s*zum\s*|(?:details|information)\s*(?:of|on|about)"
-    r"\s*the\s*|(?:informations|coordonn[ée]es)\s*(?:de\s*l'|du\s*))?"
+    r"\s*the\s*|(?:informations|coordonn[ée]es)\s*(?:de\s*l'|du\s*)|dat[io]s?\s*del\s*)?"
 )
 """A party heading of a structured view (`Informationen zum Käufer`, the XRechnung
 visualisation; `Details of the seller`): the label after it names the block."""
@@ -197,29 +197,35 @@ BUYER_LABEL = guarded(
     r"rechnungsa(?:dresse|nschrift)|adresse\s*(?:du\s*client|de\s*facturation)|"
     r"fattura(?:re|to)\s*a|intestatario|facturado\s*a|direcci[óo]n\s*de\s*facturaci[óo]n|"
     r"factuuradres|factuur\s*aan|käufer|leistungsempfänger|kunde|buyer|customer|sold\s*to|client|"
-    r"acheteur|destinataire|factur[ée]e?\s*à(?!\s*r[ée]gl)|klant|cliente|destinatario|facturar\s*a)\b",
+    r"acheteur|destinataire|factur[ée]e?\s*à(?!\s*r[ée]gl)|klant|cliente|destinatario|facturar\s*a|"
+    r"cessionario(?:\s*/\s*committente)?|committente|spett\.?\s?le|spettabile|messrs|"
+    r"empfänger|(?:to|aan|an)(?=\s*:))\b",
     _I,
 )
 DELIVERY_LABEL = guarded(
     r"^\s*(ship\s*to|deliver(?:y)?\s*(?:to|address)|lieferanschrift|lieferadresse|"
+    r"waren-?empf[äa]nger|lieferempf[äa]nger|consignee|destinataire\s*de\s*la\s*marchandise|"
     r"adresse\s*de\s*livraison|afleveradres|leveringsadres|indirizzo\s*di\s*consegna)",
     _I,
 )
 """Where the goods go: not the buyer's name, and a label, not a value."""
 SELLER_LABEL = guarded(
     r"^\s*" + _ABOUT + r"(verkäufer|lieferant|rechnungssteller|seller|supplier|vendor|vendeur|"
-    r"fournisseur|leverancier|fornitore|cedente|proveedor|emisor)\b",
+    r"fournisseur|leverancier|fornitore|cedente(?:\s*/\s*prestatore)?|prestatore|proveedor|"
+    r"emisor|auftragnehmer|absender|remit\s*to|(?:from|van)(?=\s*:))\b",
     _I,
 )
 NAME_LABEL = guarded(
-    r"^\s*(?:name|firma|company|raison\s*sociale|nom|naam|nome|nombre|"
-    r"razón\s*social)\s*:\s*",
+    r"^\s*(?:name|firma|firmenname|company(?:\s*name)?|raison\s*sociale|nom|naam|"
+    r"bedrijfsnaam|nome|nombre|razón\s*social|denominazione|ragione\s*sociale)\s*:\s*",
     _I,
 )
 """`Name: Kunden AG Mitte` in a party block: the value is the name, without its label."""
 LEGAL_FORM = guarded(
     r"\b(GmbH|AG|KG|OHG|UG|e\.K\.|Inc\.?|Ltd\.?|Limited|LLC|B\.V\.|N\.V\.|SAS|SARL|S\.A\.|"
-    r"SE|plc|Corp\.?|BV|NV|VOF|S\.r\.l\.|SRL|S\.p\.A\.|SpA|LLP|EURL|SASU|KGaA|mbH)(?=\W|$)"
+    r"SE|plc|Corp\.?|BV|NV|VOF|S\.r\.l\.|SRL|S\.p\.A\.|SpA|LLP|EURL|SASU|KGaA|mbH|mbB|"
+    r"S\.\s?à\s?r\.\s?l\.|S\.L\.U?\.?|S\.A\.U\.|SLU|S\.n\.c\.|S\.a\.s\.|GbR|PartG|eG|e\.V\.|"
+    r"Sp\.\s?z\s?o\.o\.|s\.r\.o\.|Kft\.?|A/S|ApS|Oy|Lda\.?|BVBA|SPRL)(?=\W|$)"
 )
 COLUMN_GAP = guarded(r"\s{6,}")
 RETURN_ADDRESS_SEP = guarded("(?<!\\s)\\s+[\u25cf\u00b7\u2022|\u2013-]\\s+")

@@ -29,14 +29,34 @@ def geometry_seller(pages: tuple[PageLayout, ...], buyer: str | None) -> str | N
 
 def geometry_block(pages: tuple[PageLayout, ...], label: re.Pattern[str]) -> str | None:
     """The name in a party block of the first page's words, its label first."""
-    page_lines = pages[0].lines if pages else ()
-    for line in page_lines:
-        if label.match(line.text):
-            column = [line, *_column(page_lines, line, below=True)[:_DEPTH]]
-            name = block_name([each.text.strip() for each in column], label)
+    if not pages:
+        return None
+    for row in pages[0].rows:
+        for index, line in enumerate(row):
+            if not label.match(line.text):
+                continue
+            texts = [each.text.strip() for each in _close(pages[0].lines, line)]
+            right = row[index + 1] if index + 1 < len(row) else None
+            if right is not None and bare_label(line.text.strip()):
+                texts[0] = f"{texts[0]}: {right.text.strip()}"  # the value right of its label
+            name = block_name(texts, label)
             if name is not None:
                 return name
     return None
+
+
+_CLOSE = 2.5
+"""Line heights of white space that end a block under its label."""
+
+
+def _close(lines: tuple[Line, ...], label: Line) -> list[Line]:
+    """The label and the lines of its column under it, up to a gap."""
+    found = [label]
+    for line in _column(lines, label, below=True)[:_DEPTH]:
+        if line.box.y0 - found[-1].box.y1 > _CLOSE * label.height:
+            break
+        found.append(line)
+    return found
 
 
 def address_name(page: PageLayout, not_of: str | None) -> str | None:

@@ -85,9 +85,9 @@ def _unlabelled_vat_id(lines: list[str], buyer: str | None) -> str | None:
         value
         for index, line in enumerate(lines)
         if index and VAT_ID_LABEL.search(lines[index - 1])
-        for value in _standalone_vat_ids(line)
+        for value in standalone_vat_ids(line)
     }
-    printed = {value for line in lines for value in _standalone_vat_ids(line)}
+    printed = {value for line in lines for value in standalone_vat_ids(line)}
     for found in (under_label, printed):
         found.discard(buyer or "")
         if len(found) == 1:
@@ -101,7 +101,7 @@ def vat_id_in_doubt(lines: list[str], seller: str | None, buyer: str | None) -> 
     too, a tax representative his own)."""
     if seller is None or buyer is not None:
         return False
-    printed = {value for line in lines for value in _standalone_vat_ids(line)}
+    printed = {value for line in lines for value in standalone_vat_ids(line)}
     return bool(printed - {seller})
 
 
@@ -109,7 +109,7 @@ _CONTINUES = re.compile(r"\s?\d")
 _IBAN_SHAPE = re.compile(r"[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,}")
 
 
-def _standalone_vat_ids(line: str) -> list[str]:
+def standalone_vat_ids(line: str) -> list[str]:
     """VAT ids that are not the start of an IBAN (`DE88 2008 0000 0970 ...`) and have
     their country's length (a WEEE number `DE87654321` is no VAT id)."""
     found = [
@@ -157,16 +157,52 @@ def seller_name(lines: list[str]) -> str | None:
     """The name in a seller block (`Verkäufer` / `Name: Lieferant GmbH`), else the first
     part of the return-address line, else the first short line that carries a legal
     form."""
+    return labelled_seller(lines) or legal_form_line(lines)
+
+
+def labelled_seller(lines: list[str]) -> str | None:
+    """The seller as the text says it: in its labelled block, or first on the return
+    address line."""
     in_block = block_name(lines, SELLER_LABEL)
     if in_block is not None:
         return in_block
     index = _return_address(lines)
     if index is not None:
         return RETURN_ADDRESS_SEP.split(_left_column(lines[index]))[0].strip()
-    for line in lines:
-        if LEGAL_FORM.search(line) and len(line.strip()) <= 45:
-            return _without_label(line.strip().strip(",:"))
     return None
+
+
+def legal_form_line(lines: list[str]) -> str | None:
+    """The first short line that carries a legal form: a guess, since any party's name
+    may come first. A legal form alone on its line (`Hoffmann Anlagenbau` over `GmbH &
+    Co. KG`) ends the name on the line above."""
+    for index, line in enumerate(lines):
+        if LEGAL_FORM.search(line) and len(line.strip()) <= 45 and not _COPYRIGHT.search(line):
+            if _labelled_party(line):
+                continue  # `To: ACME Ltd`, `Spett.le Rossi S.r.l.`: the buyer's
+            name = _without_label(line.strip().strip(",:"))
+            if FORM_ONLY.match(name) and index:
+                return f"{_left_column(lines[index - 1]).strip()} {name}"
+            return name
+    return None
+
+
+def _labelled_party(line: str) -> bool:
+    """A buyer's or a delivery label with its name after it (`To: ACME Ltd`, `Spett.le
+    Rossi S.r.l.`), not a name that starts like a label (`Kunde Digital KG`)."""
+    for label in (BUYER_LABEL, DELIVERY_LABEL):
+        match = label.match(line)
+        if match and (
+            _VALUE_FOLLOWS.match(line[match.end() :]) or _ADDRESSED.search(match.group())
+        ):
+            return True
+    return False
+
+
+_COPYRIGHT = re.compile(r"\(c\)|©|copyright", re.IGNORECASE)
+"""`(c) AWV e.V. 2020`: whose form the page is, not who sends it."""
+FORM_ONLY = re.compile(r"^(?:[&.,]?\s*(?:Co\b|" + LEGAL_FORM.pattern + r")[\s.&,]*)+$")
+"""A line that is a legal form alone: the end of a name set over two lines."""
 
 
 def buyer_name(lines: list[str]) -> str | None:
@@ -178,8 +214,32 @@ def buyer_name(lines: list[str]) -> str | None:
     sender = _return_address(lines)
     if sender is None:
         return None
-    candidate = _left_column(lines[sender + 1])
-    return candidate if name_like(candidate) else None
+    return _under_return_address(lines, sender)
+
+
+def _under_return_address(lines: list[str], sender: int) -> str | None:
+    """The first line under the return address that starts where it starts (layout text
+    keeps columns): a salutation alone (`Firma`, `Herrn`) is passed over, a label
+    (`Bauvorhaben:` beside the window) is no name."""
+    indent = _indent(lines[sender])
+    for line in lines[sender + 1 : sender + 3]:
+        if abs(_indent(line) - indent) > _INDENT:
+            continue
+        candidate = _left_column(line)
+        if _SALUTATION.match(candidate.strip()) or candidate.strip().lower() == "firma":
+            continue
+        usable = not candidate.endswith(":") and not labelled_value(candidate)
+        return candidate if usable and name_like(candidate) else None
+    return None
+
+
+_INDENT = 12
+"""Characters of layout text a window's lines may start apart (the return address set
+smaller)."""
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
 
 
 _BLOCK_DEPTH = 5
@@ -223,8 +283,16 @@ def _name_under(column: list[str]) -> str | None:
         if NAME_LABEL.match(text):
             return _without_label(text)
         if text and name_like(text) and not labelled_value(text):
-            return _company_after(text, column[position + 1 : position + 2])
+            following = column[position + 1 : position + 2]
+            return _with_form(_company_after(text, following), following)
     return None
+
+
+def _with_form(name: str, following: list[str]) -> str:
+    """`Groenveld Installaties` over `B.V.`: a legal form alone on the next line ends the
+    name."""
+    below = _left_column(following[0]).strip() if following else ""
+    return f"{name} {below}" if below and FORM_ONLY.match(below) else name
 
 
 def _company_after(text: str, following: list[str]) -> str:
@@ -239,7 +307,7 @@ def _company_after(text: str, following: list[str]) -> str:
 
 
 _PERSON = re.compile(
-    r"^(?:(?:herrn?|frau|mr|mrs|ms|mme|monsieur|madame|dhr|mevr|attn)\b\.?|m\.|z\.\s?hd\.?"
+    r"^(?:(?:herrn?|frau|mr|mrs|ms|mme|monsieur|madame|dhr|mevr|attn)\b\.?|m\.|z\.\s?hd\.?|hd\.\s"
     r"|c/o)\s*\S",
     re.IGNORECASE,
 )
@@ -262,8 +330,9 @@ def _without_label(text: str) -> str:
     return text[match.end() :].strip() if match else text
 
 
-_VALUE_FOLLOWS = re.compile(r"^\s*:")
-_ADDRESSED = re.compile(r"\b(to|an|à|a)\s*$", re.IGNORECASE)
+_VALUE_FOLLOWS = re.compile(r"^\s*:|^\s{3,}\S")
+"""A colon after the label, or a column gap (the value right of its label)."""
+_ADDRESSED = re.compile(r"\b(to|an|à|a)\s*$|spett\.?\s?le$|spettabile$|messrs$", re.IGNORECASE)
 """`Bill to ACME`, `Rechnung an Firma X`: the label addresses the name after it."""
 _LABELLED = re.compile(r"^[^:]{1,30}:\s*\S")
 _CONTACT = re.compile(
@@ -271,7 +340,9 @@ _CONTACT = re.compile(
     re.IGNORECASE,
 )
 _SALUTATION = re.compile(
-    r"^(herr|frau|herrn|mr|mrs|ms|m\.|mme|monsieur|madame|dhr|mevr)\.?$", re.IGNORECASE
+    r"^(herr|frau|herrn|mr|mrs|ms|m\.|mme|monsieur|madame|dhr|mevr|spett\.?\s?le|spettabile"
+    r"|egr\.?|gent\.?(?:mo|ma|\.?le)|sr\.?|sra\.?|d\.|dña\.?|messrs)\.?$",
+    re.IGNORECASE,
 )
 
 
@@ -285,7 +356,7 @@ def name_like(text: str) -> bool:
     salutation."""
     letters = sum(ch.isalpha() for ch in text)
     return (
-        letters >= 2
+        letters >= 3  # `zi`: a scan's stray marks, no name
         and letters >= sum(ch.isdigit() for ch in text)
         and not _CONTACT.search(text)
         and not _SALUTATION.match(text.strip())

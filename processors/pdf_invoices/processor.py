@@ -33,14 +33,8 @@ from processors.pdf_invoices.classify import (
 )
 from processors.pdf_invoices.evidence import field_evidence
 from processors.pdf_invoices.fields import Reading, extract_invoice, read_invoice
-from processors.pdf_invoices.labels import BUYER_LABEL
-from processors.pdf_invoices.letterhead import (
-    address_name,
-    geometry_block,
-    geometry_seller,
-    iban_in_column,
-)
-from processors.pdf_invoices.window import window_buyer
+from processors.pdf_invoices.letterhead import iban_in_column
+from processors.pdf_invoices.party_choice import with_parties
 from processors.pdf_layout.lines import PageLayout
 from processors.pdf_text import PdfText, read_pdf_text
 from processors.results.evidence import EvidenceField
@@ -92,7 +86,7 @@ class PdfTextInvoiceProcessor:
             raise Declined(f"not an invoice (score {classification.score})")
         reading = read_invoice(text, classification.credit_note)
         pages = _pages(pdf_text)
-        reading = _with_geometry_seller(_with_window_buyer(reading, pages), pages)
+        reading = with_parties(reading, pages, text)
         reading = _with_column_iban(reading, pages)
         reading = _below_gate_doubts(reading, pdf_text)
         invoice, checks = reading.invoice, reading.checks
@@ -122,40 +116,6 @@ def _pages(pdf_text: PdfText) -> tuple[PageLayout, ...]:
     return tuple(PageLayout.of(words) for words in pdf_text.words or ())
 
 
-def _with_window_buyer(reading: Reading, pages: tuple[PageLayout, ...]) -> Reading:
-    """The buyer from a labelled block of the page's words, else the address window, else
-    the first address in the upper half that is not the seller's, where the text named
-    none. `low` unless from the window: no label on a text line vouches for it."""
-    invoice = reading.invoice
-    if invoice.buyer.name is not None:
-        return reading
-    in_window = window_buyer(pages)
-    name = geometry_block(pages, BUYER_LABEL) or in_window
-    if name is None and pages:
-        name = address_name(pages[0], invoice.seller.name)
-    if name is None:
-        return reading
-    buyer = replace(invoice.buyer, name=name)
-    doubts = (
-        {**reading.doubts, EvidenceField.BUYER_NAME: _LAYOUT_DOUBT} if name != in_window else {}
-    )
-    return replace(reading, invoice=replace(invoice, buyer=buyer), doubts=doubts or reading.doubts)
-
-
-def _with_geometry_seller(reading: Reading, pages: tuple[PageLayout, ...]) -> Reading:
-    """The seller from a block or the letterhead address where the text named none; `low`,
-    since neither a label on a text line nor a legal form vouches for it."""
-    invoice = reading.invoice
-    if invoice.seller.name is not None:
-        return reading
-    name = geometry_seller(pages, invoice.buyer.name)
-    if name is None:
-        return reading
-    seller = replace(invoice.seller, name=name)
-    doubts = {**reading.doubts, EvidenceField.SELLER_NAME: _LAYOUT_DOUBT}
-    return replace(reading, invoice=replace(invoice, seller=seller), doubts=doubts)
-
-
 def _with_column_iban(reading: Reading, pages: tuple[PageLayout, ...]) -> Reading:
     """The IBAN wrapped in its table cell where the text found none."""
     invoice = reading.invoice
@@ -169,9 +129,6 @@ def _with_column_iban(reading: Reading, pages: tuple[PageLayout, ...]) -> Readin
     return replace(
         reading, invoice=replace(invoice, payment_means=(paid, *invoice.payment_means[1:]))
     )
-
-
-_LAYOUT_DOUBT = "read from the page's layout, not from a labelled line"
 
 
 def _below_gate_doubts(reading: Reading, pdf_text: PdfText) -> Reading:

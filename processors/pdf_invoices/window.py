@@ -6,7 +6,7 @@ a contact line or a salutation."""
 from __future__ import annotations
 
 from processors.pdf_invoices.labels import POSTAL, RETURN_ADDRESS_SEP, STREET
-from processors.pdf_invoices.parties import bare_label, name_like
+from processors.pdf_invoices.parties import FORM_ONLY, bare_label, name_like
 from processors.pdf_layout.lines import PageLayout
 from processors.pdf_layout.regions import PageRegions
 
@@ -28,6 +28,8 @@ def window_buyer(pages: tuple[PageLayout, ...]) -> str | None:
             continue
         following = lines[index + 1 : index + 1 + _ADDRESS_DEPTH]
         if name_like(line) and any(POSTAL.search(below) for below in following):
+            if following and FORM_ONLY.match(following[0]):
+                return f"{line} {following[0]}"  # a legal form alone ends the name
             return line
     return None
 

@@ -22,6 +22,7 @@ from tests.processors.pdf_invoice_more_layouts import (
     with_disbursement,
 )
 from tests.processors.pdf_invoice_pages import WORDS, Page, footer, items, totals
+from tests.processors.pdf_invoice_party_layouts import PARTY_FAMILIES
 from tests.processors.pdf_invoice_terms_layouts import (
     credit,
     dutch_terms,
@@ -351,6 +352,7 @@ TUNING: tuple[Family, ...] = (
     Family("french_two_columns", large("FR", "0.3"), french_two_columns),
     Family("dutch_terms", large("NL", "0.4"), dutch_terms),
     Family("english_credit", credit, english_credit),
+    *(Family(name, truth, render) for name, truth, render in PARTY_FAMILIES),
 )
 
 

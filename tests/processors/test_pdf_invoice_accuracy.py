@@ -60,29 +60,30 @@ CORPUS_EXACT_FLOORS = {
 }  # fmt: skip
 CORPUS_TAKEN_FLOOR = 19
 CORPUS_UNFLAGGED_CEILING = 0
-# Generated, three seeds a family (pdf_accuracy_sets.SEEDS): 19 tuning families, 684 values
-# (six for terms, prepayments and totals layouts added on branch h36totals; the French
-# two-column family's seller, a plain `SA`, is read as the buyer's `SARL` on two seeds).
+# Generated, three seeds a family (pdf_accuracy_sets.SEEDS): 27 tuning families, 972 values
+# (13; six for terms, prepayments and totals from branch h36totals; the 8 party placements
+# of pdf_invoice_party_layouts.py from branch h36parties).
 TUNING_EXACT_FLOORS = {
-    "BT-1": 57, "BT-2": 57, "BT-5": 57, "BT-27": 55, "BT-31": 57, "BT-44": 57,
-    "BT-109": 57, "BT-110": 57, "BT-112": 57, "BT-115": 57, "BT-84": 57, "BT-9": 57,
+    "BT-1": 81, "BT-2": 81, "BT-5": 81, "BT-27": 81, "BT-31": 81, "BT-44": 81,
+    "BT-109": 81, "BT-110": 81, "BT-112": 81, "BT-115": 81, "BT-84": 81, "BT-9": 81,
 }  # fmt: skip
 TUNING_UNFLAGGED_CEILING = 0
 # The 5 held-out families (180 values): a floor against losing ground, never a target to
 # tune on (pdf_invoice_heldout.py).
-HELD_OUT_EXACT_FLOOR = 158
+HELD_OUT_EXACT_FLOOR = 162  # 158 before the party blocks (branch h36parties)
 HELD_OUT_TAKEN_FLOOR = 15
-HELD_OUT_UNFLAGGED_CEILING = 3
+HELD_OUT_UNFLAGGED_CEILING = 0  # 3 before the party blocks and the terms (h36parties, h36totals)
 # The second held-out set, "held-out 2" (pdf_invoice_heldout2.py: 8 families, 282 values),
 # measured on branch heldout39 when it was written, the seller VAT id since every member
 # state's form is read, the amount due and the due date since h36totals (prepayments and
-# instalments, payment terms). Never open it to tune; these are no-regression marks only.
+# instalments, payment terms), seller and buyer since the party blocks (h36parties).
+# Never open it to tune; these are no-regression marks only.
 HELD_OUT_2_EXACT_FLOORS = {
-    "BT-1": 24, "BT-2": 23, "BT-5": 24, "BT-27": 18, "BT-31": 18, "BT-44": 12,
+    "BT-1": 24, "BT-2": 23, "BT-5": 24, "BT-27": 19, "BT-31": 18, "BT-44": 21,
     "BT-109": 24, "BT-110": 24, "BT-112": 24, "BT-115": 24, "BT-84": 21, "BT-9": 23,
 }  # fmt: skip
 HELD_OUT_2_TAKEN_FLOOR = 24
-HELD_OUT_2_UNFLAGGED_CEILING = 6
+HELD_OUT_2_UNFLAGGED_CEILING = 3  # 9 at stop 45; 3 after h36parties and h36totals together
 # Boundary documents sent as auto, three seeds each: 15 invoices, 30 other documents.
 BOUNDARY_INVOICES_TAKEN_FLOOR = 15
 BOUNDARY_OTHERS_TAKEN_CEILING = 0
