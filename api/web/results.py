@@ -20,6 +20,7 @@ from api.web.auth import CsrfUser, CurrentUser, WebUser
 from api.web.check_views import account_warning_views, tax_id_views, vat_confirmation_views
 from api.web.content_views import content_check_view
 from api.web.correction_views import corrections_view
+from api.web.document_preview import PreviewKind, document_preview
 from api.web.downloads import original_response, stored_upload
 from api.web.evidence_views import evidence_view
 from api.web.i18n import N_
@@ -109,13 +110,16 @@ def invoice_page(
         steps = invoice_corrections.corrections_of(session, [result.id]).get(result.id, [])
         data = invoice_corrections.corrected_data(result.data, steps)
         read = InvoiceResult.from_dict(data)
-        evidence = evidence_view(read, f"/app/invoices/{result.id}")
-        if evidence is not None:
+        url = f"/app/invoices/{result.id}"
+        evidence = evidence_view(read, url)
+        preview = document_preview(read, url, f"/app/results/{result.id}/original")
+        if evidence is not None or (preview and preview.kind is PreviewKind.PAGES):
             services.page_renderer.warm_up_soon()
         return {
             "invoice": invoice_view(read, duplicates, user.master_data_set),
             "summary": invoice_summary(read, len(duplicates), user.master_data_set),
             "evidence": evidence,
+            "preview": preview,
             "tax_ids": tax_id_views(read),
             "vat_confirmations": vat_confirmation_views(session, result),
             "content_check": content_check_view(read),
@@ -208,8 +212,8 @@ def invoice_print_page(
 def invoice_page_image(
     request: Request, result_id: str, number: int, user: CurrentUser, services: ServicesDep
 ) -> Response:
-    """A page of the invoice's PDF as an image, for its evidence boxes (flows/page_render.py
-    renders it in a reading process under kernel limits)."""
+    """A page of the invoice's PDF as an image, for its evidence boxes or a hybrid's
+    preview (flows/page_render.py renders it in a reading process under kernel limits)."""
     stored = stored_original(services, user, result_id, "invoice")
     if stored is None or stored.object_key is None or not 1 <= number <= MAX_PAGE_NUMBER:
         return not_found_page(request, user)

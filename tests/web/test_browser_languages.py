@@ -87,7 +87,7 @@ def test_a_german_company_reads_german_and_can_switch_to_english(
     page.get_by_role("link", name="Rechnung").first.click()
     expect(page.get_by_role("heading", level=1)).to_contain_text(f"Rechnung: {number}")
     expect(page.get_by_role("heading", name="Prüfbericht")).to_be_visible()
-    expect(page.get_by_role("heading", name="Summen", exact=True)).to_be_visible()
+    expect(page.get_by_role("heading", name="Summen", exact=True, level=2)).to_be_visible()
     expect(page.locator("table.totals")).to_contain_text(_german(due))
     screenshot(page, "language-de-invoice")
 
@@ -118,13 +118,13 @@ def test_an_english_company_reads_english_and_can_switch_to_german(
 
     page.get_by_role("link", name="Invoice").first.click()
     expect(page.get_by_role("heading", level=1)).to_contain_text(f"Invoice: {number}")
-    expect(page.get_by_role("heading", name="Line items")).to_be_visible()
+    expect(page.get_by_role("heading", name="Line items", level=2)).to_be_visible()
     expect(page.locator("table.totals")).to_contain_text(f"{float(due):,.2f}")
     screenshot(page, "language-en-invoice")
 
     page.get_by_role("button", name="Deutsch").click()
     expect(page.locator("html")).to_have_attribute("lang", "de")
-    expect(page.get_by_role("heading", name="Rechnungspositionen")).to_be_visible()
+    expect(page.get_by_role("heading", name="Rechnungspositionen", level=2)).to_be_visible()
     expect(page.locator("table.totals")).to_contain_text(_german(due))
 
 
