@@ -1,6 +1,6 @@
 """The pages of the web application as a browser shows them, for the accessibility
 tests (test_browser_accessibility.py) and the screenshots of docs/webapp.md
-(scripts/webapp_screenshots.py): one company with a document of every kind, sent through
+(tests/web/webapp_screenshots.py): one company with a document of every kind, sent through
 the real /v1 API and read by the pipeline's own steps; axe-core run in the page; the
 page's horizontal overflow."""
 

@@ -88,7 +88,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 @contextmanager
 def live_server(directory: Path) -> Iterator[LiveServer]:
     """The real app in uvicorn on a SQLite database in `directory` (also what
-    scripts/webapp_screenshots.py serves its pictures from)."""
+    tests/web/webapp_screenshots.py serves its pictures from)."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     settings = Settings(

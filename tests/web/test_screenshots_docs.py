@@ -1,4 +1,4 @@
-"""docs/webapp.md shows every page of scripts/webapp_screenshots.py in both languages:
+"""docs/webapp.md shows every page of tests/web/webapp_screenshots.py in both languages:
 each picture it embeds is committed, each committed picture is embedded, and each is a
 1366 px wide palette PNG (small)."""
 

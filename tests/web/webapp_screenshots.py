@@ -1,6 +1,6 @@
 """Screenshots of the web application's pages for docs/webapp.md, in German and English.
 
-    PYTHONPATH=. .venv/bin/python scripts/webapp_screenshots.py [--out docs/screenshots]
+    PYTHONPATH=. .venv/bin/python -m tests.web.webapp_screenshots [--out docs/screenshots]
 
 Serves the real app on a fresh SQLite database (the browser tests' live server,
 tests/web/conftest.py), sends one document of every kind through the /v1 API and reads
@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 from tests.web.browser_pages import BROWSER_LOCALES, seed_pages, set_language, signed_in_context
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, LiveServer, live_server
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "docs" / "screenshots"
 WIDTH, HEIGHT = 1366, 900
 COLOURS = 128
