@@ -20,6 +20,7 @@ from storage.repositories import webhooks as webhook_repo
 from storage.secret_box import SecretBox
 from storage.states import UploadStatus
 from storage.webhook_models import WebhookDelivery
+from tests.web.language_words import leaked
 from tests.web.support import Account, seed_upload, session_csrf
 from tests.web.test_page_audit import audit
 
@@ -154,6 +155,7 @@ def test_an_endpoint_added_in_the_web_app_is_listed_by_the_api(
     assert page.status_code == 200 and page.headers["cache-control"] == "no-store"
     (secret,) = re.findall(r"whsec_[A-Za-z0-9+/=]+", page.text)
     assert "Endpoint registered" in page.text and "Remove endpoint" in page.text
+    assert leaked(page.text, "en") == set()
     assert audit(page.text, token) == []
     listed = web_client.get("/v1/webhook-endpoints", headers=account.headers).json()
     assert [(item["url"], item["events"]) for item in listed] == [
@@ -211,6 +213,7 @@ def test_the_form_s_texts_are_german_for_a_german_user(
         PAGE, data={"csrf_token": token, "url": "https://e.example/", "events": ["upload.failed"]}
     )
     assert "Endpunkt registriert" in added.text and "Endpunkt entfernen" in added.text
+    assert leaked(refused.text, "de") == set() and leaked(added.text, "de") == set()
 
 
 def test_an_endpoint_is_removed_and_another_company_s_cannot_be(
