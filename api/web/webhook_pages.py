@@ -103,16 +103,16 @@ async def add_endpoint(request: Request, user: CsrfUser, services: ServicesDep) 
     if form.valid is None:
         return _page(request, user, services, None, form, status_code=422)
     box = SecretBox.for_webhooks(services.settings)
-    with services.db.session() as session:
-        try:
+    try:
+        with services.db.session() as session:
             endpoint, secret = webhook_repo.create_endpoint(
                 session, user.company_id, form.valid.url, form.valid.events, box
             )
-        except errors.TooManyWebhookEndpoints:
-            form.errors["url"] = TOO_MANY
-            return _page(request, user, services, None, form, status_code=409)
-        created = Rotated(endpoint.id, secret, None)
-        session.commit()
+            created = Rotated(endpoint.id, secret, None)
+            session.commit()
+    except errors.TooManyWebhookEndpoints:
+        form.errors["url"] = TOO_MANY
+        return _page(request, user, services, None, form, status_code=409)
     return _page(request, user, services, created)
 
 

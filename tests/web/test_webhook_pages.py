@@ -240,3 +240,19 @@ def test_an_endpoint_is_removed_and_another_company_s_cannot_be(
     assert "was removed" in page.text and "erp.example.com/hooks" not in page.text
     assert web_client.get("/v1/webhook-endpoints", headers=account.headers).json() == []
     assert _live_urls(database, other_account.company_id) == ["https://other.example/x"]
+
+
+def test_the_21st_endpoint_is_refused_naming_the_limit(
+    web_client: TestClient, database: Database, account: Account
+) -> None:
+    with database.session() as session:
+        for number in range(webhook_repo.MAX_ENDPOINTS_PER_COMPANY):
+            url = f"https://erp.example.com/{number}"
+            webhook_repo.create_endpoint(session, account.company_id, url, ["upload.failed"], BOX)
+        session.commit()
+    token = session_csrf(web_client, database)
+    form = {"csrf_token": token, "url": "https://erp.example.com/21", "events": ["upload.failed"]}
+    page = web_client.post(PAGE, data=form)
+    assert page.status_code == 409 and "remove one first" in page.text
+    assert "whsec_" not in page.text
+    assert len(_live_urls(database, account.company_id)) == webhook_repo.MAX_ENDPOINTS_PER_COMPANY
