@@ -23,7 +23,6 @@ from bench import (
     prefect_bound,
     result_pages,
     throughput,
-    wakeups,
     webapp,
 )
 
@@ -44,8 +43,6 @@ BENCHMARKS: dict[str, Callable[[], dict[str, Any]]] = {
     "api_cost": api_cost.run,
     # Issue 41: the SMTP intake's messages/s next to the same documents as ZIP batches.
     "mail_throughput": mail_throughput.run,
-    # Issue 38, target 2: wake-ups per document of the serve-queue process and readers.
-    "wakeups": wakeups.run,
     "webapp": webapp.run,
     "result_pages": result_pages.run,
     "export": export.run,

@@ -1,14 +1,10 @@
 """Runs the pure processors on every core: one reading process per slot
-(flows/reader_process.py, kernel limits on memory and CPU), fed from one fair queue by
-one dispatcher thread.
+(flows/reader_process.py, kernel limits on memory and CPU), fed from one fair queue.
 
-The dispatcher is the only thread of this process that talks to the reading
-processes: it waits on all of their pipes at once (a selector), hands each free process
-the next request of the fair queue, reads what comes back, and settles the request's
-future, whose callbacks run right there (flows/job_runs.py hands the answer on to the
-recorder). One request at a time per process, so when a process dies the dispatcher
-knows exactly which request it was serving: that request alone is told, the other
-processes go on, and the slot starts a new process. Limits, from the request's view:
+Each slot is a thread of this process that owns one reading process and hands it one
+request at a time, so when a reading process dies the parent knows exactly which
+request it was serving: that request alone is told, the other slots go on, and the
+slot starts a new process. Limits, from the request's point of view:
 - a Python-level time limit inside the child (the document fails `processing_failed`);
 - a hard wall-clock limit here: a request not answered within the limit plus a grace
   period has its process killed (code stuck in C);
@@ -28,17 +24,17 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import heapq
-import itertools
 import logging
-import math
+import multiprocessing
 import os
-import selectors
-import socket
+import signal
+import sys
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from typing import Any
 
 from flows.fair_queue import FairQueue
@@ -49,34 +45,194 @@ from flows.reader_process import (
     TOO_BIG_TO_RECEIVE,
     ReaderLimits,
     StoreTrouble,
+    cpu_message,
     memory_message,
     read_in_child,
     read_stored_in_child,
-)
-from flows.reader_slots import (
-    HARD_LIMIT_GRACE_SECONDS,
-    FetchTimedOut,
-    OverLimit,
-    ReaderKilled,
-    ReaderStopped,
-    ReaderUnavailable,
-    Request,
-    Slot,
-    WorkerLost,
+    serve,
+    time_message,
 )
 from processors.base import Failure, FailureCode, ProcessingContext, Reading
 
-__all__ = [
-    "DocumentExecutor",
-    "FetchTimedOut",
-    "OverLimit",
-    "ReaderKilled",
-    "ReaderStopped",
-    "ReaderUnavailable",
-    "WorkerLost",
-]
-
 log = logging.getLogger(__name__)
+
+HARD_LIMIT_GRACE_SECONDS = 10.0
+# Imported once by the forkserver, so every reading process forked from it starts with
+# them instead of importing them itself (about 1.6 s of CPU per process, 0.6 s of it on
+# its first archive); see `_preloaded`.
+READER_MODULES = ("flows.reader_process", "flows.unpack")
+START_SECONDS = 180.0  # a new reading process compiles every artefact first
+# How long a request may take to have its bytes in hand (a fetch from the object store:
+# the client gives up on a dead store in seconds, a 50 MiB object at 1 MiB/s takes 50 s).
+FETCH_SECONDS = 300.0
+# Deaths in a shutdown: a terminal's Ctrl-C or a service manager stopping the group.
+SHUTDOWN_SIGNALS = frozenset({signal.SIGTERM, signal.SIGINT})
+
+
+class ReaderStopped(Exception):
+    """The reading process did not answer the request."""
+
+
+class OverLimit(ReaderStopped):
+    """The request ran past its time, CPU or memory limit and its process was ended;
+    the message says which, in words for the upload's error."""
+
+
+class WorkerLost(ReaderStopped):
+    """The process died while the request was in its hands (any signal but a
+    shutdown's, or an exit code): possibly the document's doing."""
+
+
+class ReaderKilled(ReaderStopped):
+    """The process died before the request was in its hands, or in a shutdown: not the
+    request's doing."""
+
+
+class FetchTimedOut(ReaderKilled):
+    """The request's bytes were not in its process within FETCH_SECONDS (a slow or stuck
+    object store); the process was ended."""
+
+
+class ReaderUnavailable(OSError):
+    """No reading process could be started: the machine's trouble, not the request's."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Request:
+    lane: str
+    call: Callable[..., Any]
+    args: tuple[Any, ...]
+    future: Future[Any]
+
+
+class _Slot:
+    """One reading process, started on demand and replaced when it dies."""
+
+    def __init__(
+        self,
+        limits: ReaderLimits,
+        niceness: int,
+        compile_rules: bool,
+        closing: threading.Event | None = None,
+    ) -> None:
+        """`closing`: set when the executor shuts down; a death after it is not charged."""
+        self.limits = limits
+        self.closing = closing or threading.Event()
+        self.niceness = niceness
+        self.compile_rules = compile_rules
+        self.process: BaseProcess | None = None
+        self.conn: Connection | None = None
+        self.in_hand = False  # a request's bytes are in the process now
+        # Warm-up, the slot's own thread and shutdown may all start or stop the process.
+        self._starting = threading.RLock()
+
+    def ensure_started(self) -> Connection:
+        with self._starting:
+            if self.process is not None and self.conn is not None and self.process.is_alive():
+                return self.conn
+            return self._start()
+
+    def _start(self) -> Connection:
+        self.stop()
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(_preloaded())
+        mine, theirs = context.Pipe()
+        process = context.Process(
+            target=serve,
+            args=(theirs, self.limits, self.niceness, self.compile_rules),
+            daemon=True,
+        )
+        process.start()
+        theirs.close()
+        try:
+            ready = mine.poll(START_SECONDS) and mine.recv() == READY
+        except (EOFError, OSError):
+            ready = False
+        if not ready:
+            mine.close()
+            process.kill()
+            process.join(timeout=10)
+            raise ReaderUnavailable("a reading process did not start")
+        self.process, self.conn = process, mine  # from now on it serves (and has a pid)
+        return mine
+
+    def ask(self, call: Callable[..., Any], args: tuple[Any, ...], limits: ReaderLimits) -> Any:
+        """Send one request and wait for its answer: up to FETCH_SECONDS until its bytes
+        are in hand, then at most the time limit and a grace period; `limits` are the
+        executor's as of this request."""
+        conn = self.ensure_started()
+        # OSError: the process stopped receiving (it died, or the request did not fit);
+        # what it said before, or its exit code, tells which.
+        with contextlib.suppress(OSError):
+            conn.send((call, args))
+        reply = self._receive(conn, limits, in_hand=False)
+        if reply == IN_HAND:
+            self.in_hand = True
+            try:
+                reply = self._receive(conn, limits, in_hand=True)
+            finally:
+                self.in_hand = False
+        answer, retiring = reply
+        if retiring:
+            self.stop()
+        if answer == TOO_BIG_TO_RECEIVE:
+            raise OverLimit(memory_message(limits))
+        return answer
+
+    def _receive(self, conn: Connection, limits: ReaderLimits, in_hand: bool) -> Any:
+        timeout = limits.time_limit + HARD_LIMIT_GRACE_SECONDS if in_hand else FETCH_SECONDS
+        if not conn.poll(timeout):
+            self.stop()
+            if in_hand:
+                raise OverLimit(time_message(limits))
+            raise FetchTimedOut(f"the request's bytes were not in hand within {timeout:g} s")
+        try:
+            return conn.recv()
+        except (EOFError, OSError):
+            raise self._death(limits, in_hand) from None
+
+    def _death(self, limits: ReaderLimits, in_hand: bool) -> ReaderStopped:
+        """What the death of the process serving a request means for the request."""
+        code = self._reap()
+        how = "was killed (SIGKILL)" if code == -signal.SIGKILL else f"died (exit code {code})"
+        if self.closing.is_set() or (code is not None and -code in SHUTDOWN_SIGNALS):
+            return ReaderKilled(f"the reading process {how} in a shutdown")
+        if not in_hand:
+            return ReaderKilled(f"the reading process {how} before the request was in its hands")
+        if code == -signal.SIGXCPU:
+            return OverLimit(cpu_message(limits))
+        return WorkerLost(f"the reading process {how}")
+
+    def _reap(self) -> int | None:
+        process = self.process
+        self.stop()
+        return process.exitcode if process is not None else None
+
+    def stop(self) -> None:
+        with self._starting:
+            process, conn = self.process, self.conn
+            self.process = self.conn = None
+        if conn is not None:
+            conn.close()
+        if process is not None:
+            if process.is_alive():
+                process.kill()
+            process.join(timeout=10)
+
+    def pid(self) -> int | None:
+        """The serving process's pid, once it is warmed up."""
+        process = self.process
+        return process.pid if process is not None else None
+
+
+def _preloaded() -> list[str]:
+    """The reading processes' modules and this process's main module: multiprocessing
+    runs the main module again in every child (as `__mp_main__`), which costs a flow-run
+    process's child the import of Prefect unless its forkserver holds it already."""
+    main = getattr(getattr(sys.modules["__main__"], "__spec__", None), "name", None)
+    if main is None or main.endswith("__main__"):  # children do not run these again
+        return list(READER_MODULES)
+    return [*READER_MODULES, main]
 
 
 class DocumentExecutor:
@@ -94,57 +250,58 @@ class DocumentExecutor:
         self.limits = limits or ReaderLimits(
             time_limit=time_limit, cpu_seconds=time_limit + HARD_LIMIT_GRACE_SECONDS
         )
-        self._queue: FairQueue[Request] = FairQueue()
+        self._queue: FairQueue[_Request] = FairQueue()
         self._unanswered = 0
         self._unanswered_lock = threading.Lock()
         self._closing = threading.Event()
         # One slot per process, and the express slot last (fair_queue.py): it reads only
         # for a company with nothing in flight while every other slot is busy.
         self._slots = [
-            Slot(self.limits, niceness, compile_rules) for _ in range(self.processes + 1)
+            _Slot(self.limits, niceness, compile_rules, self._closing)
+            for _ in range(self.processes + 1)
         ]
-        self._selector = selectors.DefaultSelector()
-        # Other threads wake the dispatcher with a byte (a socket: once closed, a late
-        # wake fails on its own instead of writing to a file descriptor used anew).
-        self._wake_read, self._wake_write = socket.socketpair()
-        self._wake_read.setblocking(False)
-        self._wake_write.setblocking(False)
-        self._selector.register(self._wake_read, selectors.EVENT_READ, None)
-        self._woken = False
-        # Calls for the dispatcher from other threads, and timers (when, order, call).
-        self._calls: list[Callable[[], None]] = []
-        self._calls_lock = threading.Lock()
-        self._timers: list[tuple[float, int, Callable[[], None]]] = []
-        self._order = itertools.count()
-        self._warmers: list[threading.Event] = []
-        self._thread = threading.Thread(target=self._dispatch, name="reader-dispatch", daemon=True)
-        self._thread.start()
-
-    # --- asked from any thread --------------------------------------------------------
+        self._threads = [
+            threading.Thread(
+                target=self._serve,
+                args=(slot, n == self.processes),
+                name="reader-express" if n == self.processes else f"reader-{n}",
+                daemon=True,
+            )
+            for n, slot in enumerate(self._slots)
+        ]
+        for thread in self._threads:
+            thread.start()
 
     def warm_up(self) -> None:
-        """Start every reading process now (each compiles the rules); returns once each
-        is warm or failed to start."""
-        warm = threading.Event()
-        self._call(lambda: self._warm_up(warm))
-        while not warm.wait(1.0):
-            if not self._thread.is_alive():
-                return
+        """Start every reading process now (each compiles the rules)."""
+        starters = [threading.Thread(target=self._start, args=(slot,)) for slot in self._slots]
+        for starter in starters:
+            starter.start()
+        for starter in starters:
+            starter.join()
+
+    @staticmethod
+    def _start(slot: _Slot) -> None:
+        try:
+            slot.ensure_started()
+        except ReaderUnavailable as exc:  # its first request tries again
+            log.warning("warm-up: %s", exc)
 
     def submit(self, lane: str, call: Callable[..., Any], *args: Any) -> Future[Any]:
-        """Run `call(*args)` in a reading process; lanes (companies) take turns. The
-        future's callbacks run in the dispatcher thread: they must not block."""
+        """Run `call(*args)` in a reading process; lanes (companies) take turns."""
         future: Future[Any] = Future()
         with self._unanswered_lock:
             self._unanswered += 1
-        self._queue.put(lane, Request(lane, call, args, future))
-        self._wake()
+        self._queue.put(lane, _Request(lane, call, args, future))
         return future
 
-    def call_later(self, seconds: float, call: Callable[[], None]) -> None:
-        """Run `call` in the dispatcher thread after `seconds` (a retry's pause)."""
-        when = time.monotonic() + seconds
-        self._call(lambda: heapq.heappush(self._timers, (when, next(self._order), call)))
+    def _answered(self, lane: str | None = None) -> None:
+        """Before the answer is set: whoever it wakes sees the executor as it is. `lane`:
+        the request's, once a slot took it."""
+        with self._unanswered_lock:
+            self._unanswered -= 1
+        if lane is not None:
+            self._queue.done(lane)
 
     def backlogged(self) -> bool:
         """Whether requests wait for a reading process: every process is busy and more
@@ -155,8 +312,9 @@ class DocumentExecutor:
     def read(self, data: bytes, context: ProcessingContext, lane: str = "") -> Reading:
         """Read one document. Raises WorkerLost if its process died while reading it,
         ReaderKilled if it died before (idle) or in a shutdown."""
-        future = self.submit(lane, read_in_child, data, context, self.limits)
-        reading: Reading = self._answer(future)
+        reading: Reading = self._answer(
+            self.submit(lane, read_in_child, data, context, self.limits)
+        )
         return reading
 
     def read_stored(
@@ -193,202 +351,29 @@ class DocumentExecutor:
         """The processes with a request in hand (reading a document) now."""
         return [pid for slot in self._slots if slot.in_hand and (pid := slot.pid()) is not None]
 
+    def _serve(self, slot: _Slot, express: bool) -> None:
+        while (taken := self._queue.get(newcomers_only=express)) is not None:
+            _, request = taken
+            if not request.future.set_running_or_notify_cancel():
+                self._answered(request.lane)
+                continue
+            answer: Any = None
+            error: BaseException | None = None
+            try:
+                answer = slot.ask(request.call, request.args, self.limits)
+            except BaseException as exc:
+                error = exc
+            self._answered(request.lane)
+            if error is None:
+                request.future.set_result(answer)
+            else:
+                request.future.set_exception(error)
+        slot.stop()
+
     def shutdown(self) -> None:
-        """Cancel what waits; requests in hand are answered first (up to 30 s)."""
         self._closing.set()
         for request in self._queue.close():
             self._answered()
             request.future.cancel()
-        self._wake()
-        self._thread.join(timeout=30)
-
-    def _call(self, call: Callable[[], None]) -> None:
-        with self._calls_lock:
-            self._calls.append(call)
-        self._wake()
-
-    def _wake(self) -> None:
-        if not self._woken:
-            self._woken = True
-            with contextlib.suppress(OSError):  # full, it wakes anyway; closed, it ended
-                self._wake_write.send(b"!")
-
-    def _answered(self, lane: str | None = None) -> None:
-        """Before the answer is set: whoever it wakes sees the executor as it is. `lane`:
-        the request's, once a slot took it."""
-        with self._unanswered_lock:
-            self._unanswered -= 1
-        if lane is not None:
-            self._queue.done(lane)
-
-    # --- the dispatcher thread --------------------------------------------------------
-
-    def _dispatch(self) -> None:
-        try:
-            while not (self._closing.is_set() and not any(slot.busy for slot in self._slots)):
-                try:
-                    self._turn()
-                except Exception:  # one slot's trouble must not stop every request
-                    log.exception("the reading processes' dispatcher")
-                    time.sleep(0.1)
-        finally:
-            for slot in self._slots:
-                self._stop(slot)
-            for warmer in self._warmers:
-                warmer.set()
-            self._selector.close()
-            self._wake_read.close()
-            self._wake_write.close()
-
-    def _turn(self) -> None:
-        self._run_calls()
-        self._assign()
-        self._settle_warmers()
-        for key, _ in self._selector.select(self._timeout()):
-            if key.data is None:
-                self._woken = False
-                with contextlib.suppress(OSError):
-                    self._wake_read.recv(4096)
-            else:
-                self._readable(key.data)
-        self._expire()
-
-    def _run_calls(self) -> None:
-        with self._calls_lock:
-            calls, self._calls = self._calls, []
-        for call in calls:
-            call()
-
-    def _timeout(self) -> float | None:
-        nearest = min([slot.deadline for slot in self._slots] + [math.inf])
-        if self._timers:
-            nearest = min(nearest, self._timers[0][0])
-        if self._closing.is_set():
-            nearest = min(nearest, time.monotonic() + 0.1)
-        return None if nearest == math.inf else max(0.0, nearest - time.monotonic())
-
-    def _assign(self) -> None:
-        """Free ordinary slots take the queue's next requests; the express slot only a
-        newcomer's, and only while every ordinary slot is busy."""
-        *ordinary, express = self._slots
-        for slot in ordinary:
-            if not slot.busy and not self._take(slot, newcomers_only=False):
-                return
-        if not express.busy:
-            self._take(express, newcomers_only=True)
-
-    def _take(self, slot: Slot, newcomers_only: bool) -> bool:
-        """Whether a request was taken (or cancelled on the way)."""
-        taken = self._queue.poll(newcomers_only)
-        if taken is None:
-            return False
-        _, request = taken
-        if not request.future.set_running_or_notify_cancel():
-            self._answered(request.lane)
-            return True
-        if slot.ready and slot.alive():
-            slot.send(request, self.limits)
-        elif (slot.alive() and slot.conn is not None) or self._start(slot):
-            slot.request = request  # sent once the process says it is ready
-        else:
-            self._settle(request, error=ReaderUnavailable("a reading process did not start"))
-        return True
-
-    def _start(self, slot: Slot) -> bool:
-        self._stop(slot)
-        try:
-            conn = slot.start()
-        except OSError as exc:
-            log.warning("a reading process did not start: %s", exc)
-            return False
-        self._selector.register(conn, selectors.EVENT_READ, slot)
-        return True
-
-    def _stop(self, slot: Slot) -> None:
-        if slot.conn is not None:
-            self._selector.unregister(slot.conn)
-        slot.stop()
-
-    def _readable(self, slot: Slot) -> None:
-        assert slot.conn is not None
-        try:
-            message = slot.conn.recv()
-        except (EOFError, OSError):
-            self._died(slot)
-            return
-        if not slot.ready:
-            if message == READY:
-                slot.ready, slot.deadline = True, math.inf
-                if (request := slot.take_request()) is not None:
-                    slot.send(request, self.limits)
-            else:
-                self._not_started(slot)
-        elif message == IN_HAND:
-            slot.got_in_hand()
-        else:
-            answer, retiring = message
-            if retiring:
-                self._stop(slot)
-            if answer == TOO_BIG_TO_RECEIVE:
-                self._finish(slot, error=OverLimit(memory_message(slot.limits)))
-            else:
-                self._finish(slot, answer=answer)
-
-    def _died(self, slot: Slot) -> None:
-        if not slot.ready:
-            self._not_started(slot)
-            return
-        if slot.conn is not None:
-            self._selector.unregister(slot.conn)
-        if slot.busy:
-            self._finish(slot, error=slot.death(self._closing.is_set()))
-        else:  # died while idle: the next request starts a new one
-            slot.reap()
-
-    def _not_started(self, slot: Slot) -> None:
-        self._stop(slot)
-        request = slot.take_request()
-        if request is not None:
-            self._settle(request, error=ReaderUnavailable("a reading process did not start"))
-        else:
-            log.warning("warm-up: a reading process did not start")
-
-    def _expire(self) -> None:
-        now = time.monotonic()
-        while self._timers and self._timers[0][0] <= now:
-            heapq.heappop(self._timers)[2]()
-        for slot in self._slots:
-            if slot.deadline > now:
-                continue
-            if not slot.ready:
-                self._not_started(slot)
-            elif slot.busy:
-                error = slot.expired()
-                self._stop(slot)
-                self._finish(slot, error=error)
-
-    def _finish(self, slot: Slot, answer: Any = None, error: BaseException | None = None) -> None:
-        request = slot.take_request()
-        if request is not None:
-            self._settle(request, answer, error)
-
-    def _settle(
-        self, request: Request, answer: Any = None, error: BaseException | None = None
-    ) -> None:
-        self._answered(request.lane)
-        if error is None:
-            request.future.set_result(answer)
-        else:
-            request.future.set_exception(error)
-
-    def _warm_up(self, warm: threading.Event) -> None:
-        for slot in self._slots:
-            if not slot.alive() and not slot.busy:
-                self._start(slot)
-        self._warmers.append(warm)
-
-    def _settle_warmers(self) -> None:
-        if self._warmers and all(slot.ready or not slot.alive() for slot in self._slots):
-            for warm in self._warmers:
-                warm.set()
-            self._warmers = []
+        for thread in self._threads:
+            thread.join(timeout=30)

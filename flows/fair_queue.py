@@ -48,28 +48,17 @@ class FairQueue(Generic[T]):
                 self._idle_getters -= not newcomers_only
             if lane is None:
                 return None
-            return self._pop(lane)
-
-    def poll(self, newcomers_only: bool = False) -> tuple[str, T] | None:
-        """As `get`, without waiting: None when nothing may be taken now. For a caller
-        that serves every reader itself (the executor's dispatcher): it asks for a
-        newcomer only while every ordinary reader is busy."""
-        with self._ready:
-            lane = self._next_lane(newcomers_only)
-            return None if lane is None else self._pop(lane)
-
-    def _pop(self, lane: str) -> tuple[str, T]:
-        self._turns.remove(lane)
-        waiting = self._lanes[lane]
-        item = waiting.popleft()
-        if waiting:
-            self._turns.append(lane)
-        else:
-            del self._lanes[lane]
-        self._in_flight[lane] = self._in_flight.get(lane, 0) + 1
-        if self._turns:  # the express getter may take what is left now
-            self._ready.notify_all()
-        return lane, item
+            self._turns.remove(lane)
+            waiting = self._lanes[lane]
+            item = waiting.popleft()
+            if waiting:
+                self._turns.append(lane)
+            else:
+                del self._lanes[lane]
+            self._in_flight[lane] = self._in_flight.get(lane, 0) + 1
+            if self._turns:  # the express getter may take what is left now
+                self._ready.notify_all()
+            return lane, item
 
     def _next_lane(self, newcomers_only: bool) -> str | None:
         if self._closed or not self._turns:

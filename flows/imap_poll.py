@@ -25,7 +25,6 @@ import socket
 import uuid
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import TYPE_CHECKING
 
 from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
@@ -40,9 +39,6 @@ from storage.repositories import imap_mailboxes
 from storage.repositories.imap_mailboxes import MailboxSettings
 from storage.secret_box import SecretUnreadable
 from storage.settings import Settings
-
-if TYPE_CHECKING:
-    from flows.work import WorkerEnv
 
 log = logging.getLogger(__name__)
 
@@ -189,15 +185,16 @@ def poll_all(poller: Poller) -> dict[str, int]:
     return counts
 
 
-def _poller(env: WorkerEnv) -> Poller:
+def _poller() -> Poller:
     """Over the process's worker environment (flows/runtime.py)."""
+    env = runtime.current()
     connector = default_connector(env.settings)
     return Poller(settings=env.settings, db=env.db, store=env.store, connector=connector)
 
 
 @task(name="poll-mailboxes", cache_policy=NO_CACHE)
 def poll_mailboxes_task() -> dict[str, int]:
-    counts = poll_all(_poller(runtime.current()))
+    counts = poll_all(_poller())
     get_run_logger().info("IMAP polling: %s", counts)
     return counts
 

@@ -1,5 +1,4 @@
-"""Prefect flows and thin tasks. The work itself is in flows/work.py, flows/job_runs.py
-and flows/unpack.py.
+"""Prefect flows and thin tasks. The work itself is in flows/work.py and flows/unpack.py.
 
 - `process-batch` (run name `batch-<id>`, tags company and document type): unpack the
   archive (the batch loop starts that as it claims the batch, `unpacking_ahead`, so it
@@ -21,7 +20,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, as_completed, wait
 from contextlib import contextmanager
 from typing import Any
 
@@ -33,17 +32,17 @@ from prefect.artifacts import (
 )
 
 from flows import runtime
-from flows.job_runs import InFlight
 from flows.jobs import Job, JobEnd
 from flows.unpack import BatchInfo, archive_gone, unpack
-from flows.work import WorkerEnv, claim, recover_singles
+from flows.work import WorkerEnv, claim, recover_singles, run_job
 from storage.links import result_url
 from storage.models import Batch, utcnow
 from storage.repositories import work as work_repo
 from storage.repositories.upload_views import batch_views
 
 
-def _unpack(env: WorkerEnv, batch_id: uuid.UUID) -> int:
+def _unpack(batch_id: uuid.UUID) -> int:
+    env = runtime.current()
     with env.db.read_session() as session:
         batch = session.get(Batch, batch_id)
         assert batch is not None
@@ -58,14 +57,14 @@ _unpacking_lock = threading.Lock()
 
 
 @contextmanager
-def unpacking_ahead(env: WorkerEnv, batch: BatchInfo) -> Iterator[None]:
+def unpacking_ahead(batch: BatchInfo) -> Iterator[None]:
     """Unpack a claimed batch while its flow run is being created and started (about
     0.2 s of Prefect API calls on an idle stack, docs/throughput.md); `process-batch`
     takes the outcome instead of unpacking itself. Waits for the unpack on the way out,
     so the batch is never unpacked twice at once. `batch` is the row as the claim read
     it: it is not read again."""
     batch_id = batch.id
-    future = _ahead.submit(unpack, env, batch)
+    future = _ahead.submit(unpack, runtime.current(), batch)
     with _unpacking_lock:
         _unpacking[batch_id] = future
     try:
@@ -77,10 +76,10 @@ def unpacking_ahead(env: WorkerEnv, batch: BatchInfo) -> Iterator[None]:
             log.warning("batch %s: unpacked ahead of a run that did not start: %s", batch_id, error)
 
 
-def _unpacked(env: WorkerEnv, batch_id: uuid.UUID) -> int:
+def _unpacked(batch_id: uuid.UUID) -> int:
     with _unpacking_lock:
         ahead = _unpacking.pop(batch_id, None)
-    return ahead.result() if ahead is not None else _unpack(env, batch_id)
+    return ahead.result() if ahead is not None else _unpack(batch_id)
 
 
 class _ResultLog:
@@ -106,8 +105,7 @@ class _ResultLog:
 
 # Jobs in flight per reading process. A job spends part of its wall time waiting on the
 # object store and on its outcome's commit, so a process stays fed only when several
-# of its jobs are in flight. A job in flight is a few objects, not a thread
-# (flows/job_runs.py).
+# of its jobs are in flight.
 JOBS_PER_PROCESS = 8
 PROGRESS_EVERY_SECONDS = 5.0
 
@@ -123,18 +121,18 @@ class _Progress:
     sent every second). It is made at its first showing: a batch read within
     PROGRESS_EVERY_SECONDS makes it once, at 100%, instead of at 0% and again at 100%."""
 
-    def __init__(self, env: WorkerEnv, batch_id: uuid.UUID) -> None:
-        self.env = env
+    def __init__(self, batch_id: uuid.UUID) -> None:
         self.artifact: uuid.UUID | None = None
         self.batch_id = batch_id
         self.shown_at = time.monotonic()
         self.finished, self.total = self._counted()
         self.shown = self.finished
+        env = runtime.current()
         self.turns, self.in_flight = env.turns, _files_in_flight(env)
         self._give_back_turn_when_near_the_end()
 
     def _counted(self) -> tuple[int, int]:
-        with self.env.db.read_session() as session:
+        with runtime.current().db.read_session() as session:
             return work_repo.batch_progress(session, self.batch_id)
 
     def recount(self) -> bool:
@@ -142,11 +140,11 @@ class _Progress:
         self.finished, self.total = self._counted()
         return self.finished >= self.total
 
-    def advance(self, _end: JobEnd | None = None) -> None:
-        """A file read (in the recorder's thread, as its outcome is booked): counted; the
-        flow's thread shows the progress every PROGRESS_EVERY_SECONDS."""
+    def advance(self) -> None:
         self.finished += 1
         self._give_back_turn_when_near_the_end()
+        if time.monotonic() - self.shown_at >= PROGRESS_EVERY_SECONDS:
+            self.show()
 
     def _give_back_turn_when_near_the_end(self) -> None:
         """Once every document left is in the readers' hands, the next batch may start
@@ -167,17 +165,16 @@ class _Progress:
         self.shown, self.shown_at = self.finished, time.monotonic()
 
 
-def _read_files(env: WorkerEnv, jobs: list[Job], progress: _Progress) -> list[JobEnd]:
+def _read_files(jobs: list[Job], progress: _Progress) -> list[JobEnd]:
     """Read the claimed files of a batch, several per reading process in flight; one log
-    record at the end, with a line per file (upload id, name, outcome). This thread
-    wakes when all are read, or to show the progress."""
-    in_flight = InFlight(env, _files_in_flight(env), on_end=progress.advance)
-    in_flight.add(jobs)
-    results: list[JobEnd] = []
-    while len(in_flight):
-        results += in_flight.wait(lambda left, _: not left, PROGRESS_EVERY_SECONDS)
-        progress.show()
-    results += in_flight.wait(lambda _, ends: True, 0)
+    record at the end, with a line per file (upload id, name, outcome)."""
+    env = runtime.current()
+    slots = _files_in_flight(env)
+    results = []
+    with ThreadPoolExecutor(slots, thread_name_prefix="read") as pool:
+        for future in as_completed([pool.submit(run_job, env, job) for job in jobs]):
+            results.append(future.result())
+            progress.advance()
     log = _ResultLog(get_run_logger(), every_seconds=math.inf)
     for result in results:
         log.add(result)
@@ -185,13 +182,15 @@ def _read_files(env: WorkerEnv, jobs: list[Job], progress: _Progress) -> list[Jo
     return results
 
 
-def _recover_batch(env: WorkerEnv, batch_id: uuid.UUID) -> None:
+def _recover_batch(batch_id: uuid.UUID) -> None:
+    env = runtime.current()
     with env.db.session() as session:
         work_repo.recover_expired_uploads(session, utcnow(), batch_id)
         session.commit()
 
 
-def _batch_rows(env: WorkerEnv, batch_id: uuid.UUID) -> list[dict[str, Any]]:
+def _batch_rows(batch_id: uuid.UUID) -> list[dict[str, Any]]:
+    env = runtime.current()
     base = env.settings.public_base_url.rstrip("/")
     with env.db.read_session() as session:
         views = batch_views(session, batch_id)
@@ -218,19 +217,19 @@ def process_batch(batch_id: str) -> dict[str, int]:
     logger = get_run_logger()
     env = runtime.current()
     key = uuid.UUID(batch_id)
-    logger.info("batch %s: %d files unpacked", batch_id, _unpacked(env, key))
-    progress = _Progress(env, key)
+    logger.info("batch %s: %d files unpacked", batch_id, _unpacked(key))
+    progress = _Progress(key)
     while True:
-        _recover_batch(env, key)
+        _recover_batch(key)
         jobs = claim(env, limit=10_000, batch_id=key)
         if jobs:
-            _read_files(env, jobs, progress)
+            _read_files(jobs, progress)
         elif progress.recount():
             break
         else:
             time.sleep(1.0)  # another worker's lease has not expired yet
     progress.show(100.0)
-    rows = _batch_rows(env, key)
+    rows = _batch_rows(key)
     create_table_artifact(rows, key=f"batch-{batch_id}", description=f"Uploads of batch {batch_id}")
     archive_gone(env, key)
     with env.db.session() as session:
@@ -251,29 +250,26 @@ def process_uploads(window: str, idle_seconds: float = 3.0, max_seconds: float =
     slots = _files_in_flight(env)
     started = last_busy = time.monotonic()
     finished = 0
-    in_flight = InFlight(env, slots)
+    in_flight: set[Future[JobEnd]] = set()
     results = _ResultLog(get_run_logger())
-    # Claim again once half the slots came free, or none is in flight; at most every
-    # 0.1 s while fewer are in flight than there are slots.
-    claim_again = lambda left, ends: not left or (ends > 0 and slots - left >= slots // 2)  # noqa: E731
-    while True:
-        now = time.monotonic()
-        free = slots - len(in_flight)
-        wanted = free >= slots // 2 or free == slots
-        in_flight.add(claim(env, free) if wanted and now - started < max_seconds else [])
-        if len(in_flight):
-            last_busy = now
-            for end in in_flight.wait(claim_again, 0.1):
-                results.add(end)
-                finished += 1
-            continue
-        for end in in_flight.wait(lambda _, ends: True, 0):
-            results.add(end)
-            finished += 1
-        results.flush()
-        if now - last_busy > idle_seconds or now - started >= max_seconds:
-            break
-        time.sleep(0.1)
+    with ThreadPoolExecutor(slots, thread_name_prefix="upload") as pool:
+        while True:
+            now = time.monotonic()
+            free = slots - len(in_flight)
+            wanted = free >= slots // 2 or not in_flight
+            jobs = claim(env, free) if wanted and now - started < max_seconds else []
+            in_flight.update(pool.submit(run_job, env, job) for job in jobs)
+            if in_flight:
+                last_busy = now
+                done, in_flight = wait(in_flight, timeout=0.1, return_when=FIRST_COMPLETED)
+                for future in done:
+                    results.add(future.result())
+                    finished += 1
+                continue
+            results.flush()
+            if now - last_busy > idle_seconds or now - started >= max_seconds:
+                break
+            time.sleep(0.1)
     results.flush()
     recover_singles(env)
     return finished

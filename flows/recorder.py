@@ -14,13 +14,9 @@ follow each other at the full rate and gathering saves CPU the machine is short 
 With a reading process to spare (the last documents of a batch, single uploads at a
 steady rate) it writes at once: the CPU is there, and a client polls for the upload.
 
-Each outcome is answered once its group is committed: by a callback in the writer
-thread (`record_soon`: the reading processes' dispatcher hands an answer on and goes
-back to its pipes, flows/job_runs.py), or to a caller that waits (`record`). An error
-(a database away) reaches every outcome of the group, each of whose jobs then gives its
-upload back. The writer thread is also where a job's other writes run (`run_soon`: a
-crash charged, an upload given back), so nothing but this thread and the API's
-requests writes an upload of this worker.
+Each caller waits until its own outcome is committed, so a caller that returned knows
+its document is booked, and an error (a database away) reaches every caller of the
+group, each of which then gives its upload back.
 
 A group's transaction loads no upload: the held ones are locked and listed by id, the
 results inserted, and the uploads moved with the named moves on the whole group
@@ -65,10 +61,6 @@ GATHER_GAP_SECONDS = 0.15
 GATHER_MAX_SECONDS = 0.5
 
 
-# Told in the writer thread once an outcome is committed: its end, or the error.
-Then = Callable[[JobEnd | None, BaseException | None], None]
-
-
 @dataclass(eq=False)
 class _Entry:
     """One outcome waiting to be written. `reading` None: the job's content was booked
@@ -79,14 +71,6 @@ class _Entry:
     done: threading.Event = field(default_factory=threading.Event)
     end: JobEnd | None = None
     error: BaseException | None = None
-    then: Then | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class _Chore:
-    """Other work for the writer thread, run between two groups."""
-
-    run: Callable[[], None]
 
 
 def _always() -> bool:
@@ -100,8 +84,7 @@ class Recorder:
         self.db = db
         self.owner = owner
         self.more_coming = more_coming
-        self._queue: queue.SimpleQueue[_Entry | _Chore] = queue.SimpleQueue()
-        self._chores: list[_Chore] = []  # met while gathering a group: run after it
+        self._queue: queue.SimpleQueue[_Entry] = queue.SimpleQueue()
         self._start_lock = threading.Lock()
         self._writer: threading.Thread | None = None
 
@@ -116,21 +99,9 @@ class Recorder:
         that result was deleted meanwhile (the document is then read anew)."""
         return self._wait(_Entry(job, None))
 
-    def record_soon(self, job: Job, reading: Reading | None, then: Then) -> None:
-        """As `record` (`reading` None: as `record_duplicate`), without waiting: `then`
-        is told in the writer thread."""
-        self._put(_Entry(job, reading, then=then))
-
-    def run_soon(self, chore: Callable[[], None]) -> None:
-        """Run `chore` in the writer thread, between two groups."""
-        self._put(_Chore(chore))
-
-    def _put(self, item: _Entry | _Chore) -> None:
-        self._ensure_writer()
-        self._queue.put(item)
-
     def _wait(self, entry: _Entry) -> JobEnd | None:
-        self._put(entry)
+        self._ensure_writer()
+        self._queue.put(entry)
         entry.done.wait()
         if entry.error is not None:
             raise entry.error
@@ -146,17 +117,7 @@ class Recorder:
 
     def _write_forever(self) -> None:
         while True:
-            item = self._queue.get()
-            if isinstance(item, _Chore):
-                self._chores.append(item)
-            else:
-                self._write(self._gather(item))
-            chores, self._chores = self._chores, []
-            for chore in chores:
-                try:
-                    chore.run()
-                except Exception:
-                    log.exception("recorder: a chore failed")
+            self._write(self._gather(self._queue.get()))
 
     def _gather(self, first: _Entry) -> list[_Entry]:
         """The first outcome and those that follow it closely: while outcomes keep
@@ -167,22 +128,16 @@ class Recorder:
         until = time.monotonic() + GATHER_MAX_SECONDS
         while len(group) < MAX_GROUP:
             with contextlib.suppress(queue.Empty):
-                self._join(group, self._queue.get_nowait())
+                group.append(self._queue.get_nowait())
                 continue
             wait = min(GATHER_GAP_SECONDS, until - time.monotonic())
             if wait <= 0 or not self.more_coming():
                 break
             try:
-                self._join(group, self._queue.get(timeout=wait))
+                group.append(self._queue.get(timeout=wait))
             except queue.Empty:
                 break
         return group
-
-    def _join(self, group: list[_Entry], item: _Entry | _Chore) -> None:
-        if isinstance(item, _Chore):
-            self._chores.append(item)
-        else:
-            group.append(item)
 
     def _write(self, group: list[_Entry]) -> None:
         try:
@@ -198,8 +153,6 @@ class Recorder:
         finally:
             for entry in group:
                 entry.done.set()
-                if entry.then is not None:
-                    _tell(entry)
 
     def _write_alone(self, entry: _Entry) -> None:
         """One outcome in its own transaction; an error is this caller's alone (those
@@ -262,14 +215,6 @@ class Recorder:
         for result in added:  # in booking order: each compared with those before it
             _note_bank_accounts(session, result)
         return booked
-
-
-def _tell(entry: _Entry) -> None:
-    assert entry.then is not None
-    try:
-        entry.then(entry.end, entry.error)
-    except Exception:
-        log.exception("recorder: upload %s: its callback failed", entry.job.upload_id)
 
 
 def _booking(job: Job, outcome: Outcome) -> Booking:

@@ -19,14 +19,13 @@ from __future__ import annotations
 
 import threading
 import uuid
-from collections.abc import Callable
 
 # Batches of one company reading at once in a worker, as before turns were per company.
 BATCHES_PER_COMPANY = 2
 # Batches of all companies reading at once: room for two other companies beside one
 # company's two.
 BATCHES_READING = 4
-# Batches a worker holds at most: one more than turns, so a batch that gave its turn back
+# The loops that claim batches: one more than turns, so a batch that gave its turn back
 # can end while another is claimed.
 BATCH_LOOPS = BATCHES_READING + 1
 
@@ -39,8 +38,6 @@ class ReadingTurns:
         self._free = threading.Semaphore(turns)
         self._lock = threading.Lock()
         self._held: dict[uuid.UUID, uuid.UUID] = {}  # batch -> its company
-        # Told when a turn comes free (the worker's claims loop wakes).
-        self.on_free: Callable[[], None] | None = None
 
     def take(self, timeout: float) -> bool:
         """Wait up to `timeout` for a free turn; True if one was taken."""
@@ -67,5 +64,3 @@ class ReadingTurns:
             if batch_id is not None and self._held.pop(batch_id, None) is None:
                 return
         self._free.release()
-        if (on_free := self.on_free) is not None:
-            on_free()

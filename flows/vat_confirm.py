@@ -1,5 +1,5 @@
 """Where the online confirmation of foreign VAT ids runs: in the pipeline worker, just
-after an invoice's result is booked and committed (flows/job_runs.py), outside the reading
+after an invoice's result is booked and committed (flows/work.py), outside the reading
 processes (they hold no network nor database) and outside the booking transaction (a
 slow service must not hold the group commit). Off unless `vat_confirm_service` is set.
 

@@ -1,26 +1,26 @@
 """The pipeline worker: the `serve-queue` flow that the dispatcher starts through the
 `docintake` work pool, and `docintake worker`, the same loops run directly.
 
-One claims loop looks for work and hands it to host threads, which run its flow runs:
-single uploads (drain windows), batches (one flow run each, a few reading at a time:
-flows/turns.py). Their documents go to one process pool through its dispatcher thread
-and are booked by the recorder's thread (flows/job_runs.py), so a document wakes no
-thread of its own. A heartbeat extends the leases of the work in hand. Run as many
-workers as you like, on as many machines: every claim is atomic in the database.
+Loops share one process pool: single uploads (drain windows), batches (one flow run
+each, two reading at a time: flows/turns.py) and a heartbeat that extends the leases of
+the work in hand. Run as many workers as you like, on as many machines: every claim is
+atomic in the database.
 Infrastructure trouble (database or object store away) makes a loop back off and try
 again; nothing is failed for it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import logging
 import math
+import os
 import threading
 import time
 import uuid
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+from pathlib import Path
 
 from prefect import flow, get_run_logger, tags
 from prefect.client.orchestration import get_client
@@ -31,26 +31,23 @@ from flows.dispatch import WARM_TAG
 from flows.export import export_when_changed
 from flows.pipeline import process_batch, process_uploads, unpacking_ahead
 from flows.prefect_tls import share_tls_contexts
-from flows.process_setup import warn_without_ocr, yield_to_the_api
 from flows.turns import BATCH_LOOPS
 from flows.unpack import BatchInfo
 from flows.wakeup import Wakeup
 from flows.work import INFRASTRUCTURE_ERRORS, WorkerEnv, heartbeat, recover_singles
-from flows.work_probe import IDLE_POLL_SECONDS, WorkProbe
+from processors.ocr import ocr_available
 from storage.models import utcnow
 from storage.repositories import work as work_repo
 from storage.work_news import BATCH, SINGLE, WorkListener, can_listen, concerns, hears
 
 log = logging.getLogger(__name__)
 
+IDLE_POLL_SECONDS = 0.1
 # While new work is announced (storage/work_news.py), polling only finds what no one
 # announces: leases of workers that died, batches whose holder stopped.
 ANNOUNCED_POLL_SECONDS = 1.0
 RECOVERY_EVERY_SECONDS = 5.0
 MAX_BACKOFF_SECONDS = 10.0
-# Threads that run flow runs: a batch each (at most BATCH_LOOPS in hand), a drain window
-# of single uploads, the status tables' export.
-HOSTS = BATCH_LOOPS + 1
 # Logged by a `serve-queue` run once its reading processes are warm; `make run`
 # (scripts/run-stack.sh) waits for it in the Prefect worker's log before the API starts.
 READERS_WARM = "reading processes warm"
@@ -88,13 +85,48 @@ def _guarded(
             wakeup.sleep(poll_seconds(), seen)
 
 
-class Worker:
-    """One claims loop looks for work and hands each claimed batch, and each drain window
-    of single uploads, to a thread that runs its flow run (`_hosts`); a flow run's
-    documents go to the reading processes' dispatcher and the recorder by callbacks
-    (flows/job_runs.py). A heartbeat extends the leases of the work in hand; the status
-    tables are exported on their interval."""
+class WorkProbe:
+    """What waits in the queue, by kind (`SINGLE`, `BATCH`), asked of the database at
+    most once per poll interval however many loops ask (the singles loop and each batch
+    loop used to ask on their own, ten times a second each). News of a kind answers for
+    that kind without asking; the other kind's answer keeps its own age, so a stream of
+    news of one kind never hides work of the other that nobody announced (a batch whose
+    holder died)."""
 
+    def __init__(
+        self, env: WorkerEnv, poll_seconds: Callable[[], float] = lambda: IDLE_POLL_SECONDS
+    ) -> None:
+        """`poll_seconds`: the loops' poll interval now (longer while news is heard)."""
+        self.env = env
+        self.poll_seconds = poll_seconds
+        self._lock = threading.Lock()
+        self._asked_at = {SINGLE: -math.inf, BATCH: -math.inf}
+        self._answers = {SINGLE: False, BATCH: False}
+
+    def waits(self, kind: str) -> bool:
+        with self._lock:
+            if time.monotonic() - self._asked_at[kind] >= self.poll_seconds():
+                with self.env.db.standalone_reads() as session:
+                    found = work_repo.waiting_work(session, utcnow())
+                self._answers = {SINGLE: found.singles, BATCH: found.batch}
+                self._asked_at = dict.fromkeys(self._asked_at, time.monotonic())
+            return self._answers[kind]
+
+    def heard(self, kind: str) -> None:
+        """News of new work of this kind; text of any other kind forgets both answers."""
+        with self._lock:
+            if kind in self._answers:
+                self._answers[kind], self._asked_at[kind] = True, time.monotonic()
+            else:
+                self._asked_at = dict.fromkeys(self._asked_at, -math.inf)
+
+    def forget(self) -> None:
+        """After a claim: the next loop to ask sees the queue as it is now."""
+        with self._lock:
+            self._asked_at = dict.fromkeys(self._asked_at, -math.inf)
+
+
+class Worker:
     def __init__(self, env: WorkerEnv) -> None:
         self.env = env
         self.probe = WorkProbe(env, self.poll_seconds)
@@ -107,13 +139,8 @@ class Worker:
         self._last_recovery = 0.0
         self.last_busy = time.monotonic()
         self.wakeups = {SINGLE: Wakeup(), BATCH: Wakeup()}
-        # What the claims loop sleeps on: news of either kind, a turn or a host come free.
-        self.claims_wakeup = Wakeup()
         self.listener: WorkListener | None = None
         self._tables_at = time.monotonic()
-        self._window_open = False
-        self._hosts = ThreadPoolExecutor(HOSTS, thread_name_prefix="flow-run")
-        self._hosted: set[Future[None]] = set()
 
     def _news(self, kind: str) -> None:
         """Wake the loops that take this kind of work; all of them for a kind this
@@ -124,49 +151,30 @@ class Worker:
         self.probe.heard(kind)
         for woken in [self.wakeups[kind]] if kind in self.wakeups else self.wakeups.values():
             woken.wake()
-        self.claims_wakeup.wake()
 
     def poll_seconds(self) -> float:
         return ANNOUNCED_POLL_SECONDS if hears(self.listener) else IDLE_POLL_SECONDS
-
-    def claims_step(self) -> bool:
-        """One look for work: a drain window of single uploads when they wait and none
-        is open, then batches while a turn is free (flows/turns.py)."""
-        busy = self.singles_step()
-        while self.batch_step():
-            busy = True
-        return busy
 
     def singles_step(self) -> bool:
         now = time.monotonic()
         if now - self._last_recovery > RECOVERY_EVERY_SECONDS:
             recover_singles(self.env)
             self._last_recovery = now
-        if self._window_open or not self.probe.waits(SINGLE):
+        if not self.probe.waits(SINGLE):
             return False
-        self._window_open = True
         self.last_busy = time.monotonic()
-        self._host(self._drain_window)
+        with tags("single-uploads"):
+            process_uploads(window=utcnow().strftime("%Y-%m-%dT%H:%M:%SZ"))
+        self.last_busy = time.monotonic()
         return True
 
-    def _drain_window(self) -> None:
-        try:
-            with tags("single-uploads"):
-                process_uploads(window=utcnow().strftime("%Y-%m-%dT%H:%M:%SZ"))
-        finally:
-            self._window_open = False
-            self.last_busy = time.monotonic()
-            self.claims_wakeup.wake()
-
     def batch_step(self) -> bool:
-        """Claim a batch when a reading turn is free and one waits; a host thread reads
-        it, and the batch gives its turn back before its flow run ends. Without a free
-        turn nothing is asked of the database."""
+        """Claim a batch when a reading turn is free (flows/turns.py) and one waits, and
+        process it; the batch gives its turn back before its flow run ends. While every
+        turn is taken the loop waits for one without asking the database."""
         turns = self.env.turns
-        with self._batches_lock:
-            hosts_full = len(self.batches_in_hand) >= BATCH_LOOPS
-        if hosts_full or not turns.take(timeout=0):
-            return False
+        if not turns.take(timeout=IDLE_POLL_SECONDS):
+            return True  # every turn is taken: wait again at once
         try:
             full = turns.full()
             claimed = self._claim_batch(full) if self._may_claim(full) else None
@@ -176,18 +184,14 @@ class Worker:
         if claimed is None:
             turns.give_back()
             return False
-        turns.hold(claimed.id, claimed.company_id)
-        with self._batches_lock:
-            self.batches_in_hand.add(claimed.id)
-        self.last_busy = time.monotonic()
-        self._host(self._read_batch, claimed)
-        return True
-
-    def _read_batch(self, claimed: BatchInfo) -> None:
         batch_id = claimed.id
+        turns.hold(batch_id, claimed.company_id)
+        with self._batches_lock:
+            self.batches_in_hand.add(batch_id)
+        self.last_busy = time.monotonic()
         try:
             with (
-                unpacking_ahead(self.env, claimed),
+                unpacking_ahead(claimed),
                 tags(
                     "batch",
                     f"company:{claimed.company_id}",
@@ -196,24 +200,16 @@ class Worker:
             ):
                 process_batch(str(batch_id))
         finally:
-            self.env.turns.give_back(batch_id)
+            turns.give_back(batch_id)
             with self._batches_lock:
                 self.batches_in_hand.discard(batch_id)
             self.last_busy = time.monotonic()
-            self.claims_wakeup.wake()
-
-    def _host(self, run: Callable[..., None], *args: object) -> None:
-        """Run a flow in a host thread, in a copy of this context: the flows it starts
-        are child runs of the `serve-queue` run in the Prefect UI."""
-        future = self._hosts.submit(contextvars.copy_context().run, _hosted, run, *args)
-        with self._batches_lock:
-            self._hosted = {hosted for hosted in self._hosted if not hosted.done()}
-            self._hosted.add(future)
+        return True
 
     def _may_claim(self, full: frozenset[uuid.UUID]) -> bool:
         """Whether a batch waits that this loop may claim. While some companies hold
         every turn they may, the batches that wait may all be theirs: after a claim
-        that found none of another company's, the loop asks again only on news of a
+        that found none of another company's, the loops ask again only on news of a
         batch or once every ANNOUNCED_POLL_SECONDS."""
         if not self.probe.waits(BATCH):
             return False
@@ -270,7 +266,7 @@ class Worker:
         self, started: float, idle_seconds: float | None, max_seconds: float | None
     ) -> bool:
         now = time.monotonic()
-        working = bool(self.batches_in_hand) or self._window_open or bool(self.env.held())
+        working = bool(self.batches_in_hand) or bool(self.env.held())
         idle = not working and idle_seconds is not None and now - self.last_busy > idle_seconds
         # Past its time a run hands over between two pieces of work, never in the middle.
         over = not working and max_seconds is not None and now - started > max_seconds
@@ -283,10 +279,13 @@ class Worker:
         document waits for no process start (tests/flows/test_warm_up.py)."""
         self.env.executor.warm_up()
         self.last_busy = time.monotonic()  # idle time counts from when the loops can claim
-        self.env.turns.on_free = self.claims_wakeup.wake
-        # name -> (step, what wakes it early)
+        # name -> (step, the wakeup of the kind of work it takes)
         loops = {
-            "claims": (self.claims_step, self.claims_wakeup),
+            "singles": (self.singles_step, self.wakeups[SINGLE]),
+            **{
+                f"batches-{n + 1}": (self.batch_step, self.wakeups[BATCH])
+                for n in range(BATCH_LOOPS)
+            },
             "heartbeat": (self.heartbeat_step, Wakeup()),  # never idle: waits on `stop`
         }
         if self.env.settings.tables_export_interval_seconds > 0:
@@ -314,34 +313,41 @@ class Worker:
                     break
                 self.stop.wait(0.5)
         finally:
-            self._stop_loops(threads)
+            self.stop.set()
+            for wakeup in self.wakeups.values():
+                wakeup.wake()
+            if self.listener is not None:
+                self.listener.stop()
+            for thread in threads:
+                thread.join(timeout=30)
         if ended and "tables" in loops:
             self.last_tables_export()
 
-    def _stop_loops(self, threads: list[threading.Thread]) -> None:
-        """Stop claiming; the flow runs in hand end first (up to 30 s)."""
-        self.stop.set()
-        self.claims_wakeup.wake()
-        if self.listener is not None:
-            self.listener.stop()
-        for thread in threads:
-            thread.join(timeout=30)
-        with self._batches_lock:
-            hosted = set(self._hosted)
-        wait(hosted, timeout=30)
-        self._hosts.shutdown(wait=False)
-        self.env.turns.on_free = None
+
+# A pipeline process is throughput work; the API on the same machine is latency work.
+# Its reading processes add executor.READER_NICENESS on top of this.
+PIPELINE_NICENESS = 5
 
 
-def _hosted(run: Callable[..., None], *args: object) -> None:
-    """A flow run in a host thread; its trouble is logged (the claims loop goes on, the
-    work's lease runs out and it is claimed again)."""
-    try:
-        run(*args)
-    except INFRASTRUCTURE_ERRORS as exc:
-        log.warning("%s: dependency unavailable (%s)", getattr(run, "__name__", run), exc)
-    except Exception:
-        log.exception("%s: unexpected error", getattr(run, "__name__", run))
+def yield_to_the_api() -> None:
+    """Lower this process's priority (before the reading processes start: they inherit
+    it), so requests to the API get a busy machine's CPU first. Where sessions are
+    autogroups (Linux's default on many machines), a process's niceness weighs only
+    against its own session, and sessions share the CPU by their autogroup's niceness:
+    that is lowered too when the session is this process's own (a flow run's is; a
+    terminal's is left alone)."""
+    os.nice(PIPELINE_NICENESS)
+    if os.getsid(0) == os.getpid():
+        with contextlib.suppress(OSError):
+            Path("/proc/self/autogroup").write_text(str(PIPELINE_NICENESS))
+
+
+def warn_without_ocr(command: str) -> str | None:
+    """One warning at start-up when scanned PDFs cannot be read (docs/ocr.md)."""
+    problem = ocr_available(command)
+    if problem is not None:
+        log.warning("%s Scanned PDFs fail with processing_failed until it is installed.", problem)
+    return problem
 
 
 def start(processes: int | None = None) -> Worker:

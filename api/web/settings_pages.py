@@ -18,7 +18,7 @@ from storage.repositories import api_keys, companies
 
 router = APIRouter(include_in_schema=False)
 
-# flows/job_runs.py PROFILE_CACHE_SECONDS: how long a worker keeps a company's master data.
+# flows/work.py PROFILE_CACHE_SECONDS: how long a worker keeps a company's master data.
 PROFILE_CACHE_SECONDS = 10
 TextField = Annotated[str, Form(max_length=10_000)]
 

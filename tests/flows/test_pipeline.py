@@ -154,7 +154,7 @@ def test_a_batch_unpacked_ahead_of_its_run_is_not_unpacked_again(
         assert batch is not None and str(batch.id) == created["id"]
         claimed = BatchInfo.of(batch)
         session.commit()
-    with pipeline.unpacking_ahead(env, claimed):
+    with pipeline.unpacking_ahead(claimed):
         deadline = time.monotonic() + 60
         while _unpack_state(env, created["id"]) != "done":
             assert time.monotonic() < deadline

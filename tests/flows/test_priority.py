@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from flows.process_setup import PIPELINE_NICENESS
+from flows.worker import PIPELINE_NICENESS
 from tests.flows.processes import python_output
 
 YIELD_AND_TELL = """
 import os
-from flows.process_setup import yield_to_the_api
+from flows.worker import yield_to_the_api
 yield_to_the_api()
 print(os.nice(0))
 print(open("/proc/self/autogroup").read() if os.path.exists("/proc/self/autogroup") else "")

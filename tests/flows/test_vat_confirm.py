@@ -177,7 +177,7 @@ def test_invalid_offline_or_german_ids_are_not_asked(
 def test_trouble_never_fails_the_document(
     database: Database, tenant: Tenant, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The worker's hook (flows/job_runs.py) logs whatever goes wrong and carries on."""
+    """The worker's hook (flows/work.py) logs whatever goes wrong and carries on."""
 
     def broken(*_: object) -> int:
         raise RuntimeError("database gone")
