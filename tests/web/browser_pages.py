@@ -55,7 +55,7 @@ class Seeded:
     result's own document, the lists' file names."""
 
 
-def _send(live: LiveServer, account: Account, document: tuple[str, bytes], **fields: str) -> str:
+def send(live: LiveServer, account: Account, document: tuple[str, bytes], **fields: str) -> str:
     name, content = document
     response = httpx.post(
         f"{live.url}/v1/uploads",
@@ -69,7 +69,7 @@ def _send(live: LiveServer, account: Account, document: tuple[str, bytes], **fie
     return upload_id
 
 
-def _state(live: LiveServer, account: Account, upload_id: str) -> dict[str, Any]:
+def upload_state(live: LiveServer, account: Account, upload_id: str) -> dict[str, Any]:
     response = httpx.get(f"{live.url}/v1/uploads/{upload_id}", headers=account.headers)
     assert response.status_code == 200, response.text
     body: dict[str, Any] = response.json()
@@ -105,9 +105,9 @@ def seed_pages(live: LiveServer) -> Seeded:
         "document": (plain_pdf(), {}),
         "failed-upload": (invalid_e_invoice(), {}),
     }
-    sent = {name: _send(live, account, doc, **fields) for name, (doc, fields) in documents.items()}
+    sent = {name: send(live, account, doc, **fields) for name, (doc, fields) in documents.items()}
     read_queued(live.services)
-    states = {name: _state(live, account, upload_id) for name, upload_id in sent.items()}
+    states = {name: upload_state(live, account, upload_id) for name, upload_id in sent.items()}
     assert states["failed-upload"]["status"] == "failed", states["failed-upload"]
     pages = {"inbox": "/app/uploads"}
     for name, body in states.items():

@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from storage.repositories import users
+from tests.web.browser_pages import send
 from tests.web.conftest import LiveServer
 from tests.web.results_helpers import e_invoice, invalid_e_invoice_of_every_level, read_queued
 from tests.web.support import Account, make_account, screenshot, seed_upload
@@ -36,26 +37,13 @@ class Documents:
     rejected_url: str  # an e-invoice refused by its validation: the failed upload's page
 
 
-def _send(live: LiveServer, account: Account, document: tuple[str, bytes]) -> str:
-    name, content = document
-    sent = httpx.post(
-        f"{live.url}/v1/uploads",
-        headers=account.headers,
-        files={"file": (name, content)},
-        timeout=60,
-    )
-    assert sent.status_code == 202, sent.text
-    upload_id: str = sent.json()["id"]
-    return upload_id
-
-
 @pytest.fixture(scope="module")
 def documents(live: LiveServer) -> Documents:
     """One company for the module: a read e-invoice, a rejected one, and uploads whose
     file name is a long URN and whose failure is a long XSD message."""
     account = make_account(live.database)
-    invoice = _send(live, account, e_invoice())
-    rejected = _send(live, account, invalid_e_invoice_of_every_level())
+    invoice = send(live, account, e_invoice())
+    rejected = send(live, account, invalid_e_invoice_of_every_level())
     read_queued(live.services)
     state = httpx.get(f"{live.url}/v1/uploads/{invoice}", headers=account.headers).json()
     assert state["status"] == "completed", state

@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
-import httpx2 as httpx
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -19,6 +18,7 @@ from flows import runtime
 from flows.pipeline import process_uploads
 from flows.work import WorkerEnv
 from storage.repositories import web_results
+from tests.web.browser_pages import send, upload_state
 from tests.web.conftest import LiveServer
 from tests.web.results_helpers import (
     SLOW_LIMIT_SECONDS,
@@ -61,27 +61,6 @@ def worker(live: LiveServer) -> Iterator[WorkerEnv]:
 def drain() -> None:
     """One drain window of the `process-uploads` flow, as the worker runs it."""
     process_uploads(window="browser-test", idle_seconds=0.3)
-
-
-def send(live: LiveServer, account: Account, document: tuple[str, bytes], **fields: str) -> str:
-    name, content = document
-    response = httpx.post(
-        f"{live.url}/v1/uploads",
-        headers=account.headers,
-        files={"file": (name, content)},
-        data=fields,
-        timeout=60,
-    )
-    assert response.status_code == 202, response.text
-    upload_id: str = response.json()["id"]
-    return upload_id
-
-
-def upload_state(live: LiveServer, account: Account, upload_id: str) -> dict[str, Any]:
-    response = httpx.get(f"{live.url}/v1/uploads/{upload_id}", headers=account.headers)
-    assert response.status_code == 200, response.text
-    body: dict[str, Any] = response.json()
-    return body
 
 
 def send_and_read(
